@@ -1,0 +1,50 @@
+"""House rules: the RuleSet, its validation, and the five presets."""
+
+from handfoot.rules.errors import RuleError
+from handfoot.rules.load import PRESET_NAMES, apply_overrides, load_rules, preset, rules_from_mapping, rules_to_mapping
+from handfoot.rules.options import (
+    OPTION_HELP,
+    OPTION_NAMES,
+    OPTION_SECTION,
+    AfterOut,
+    BookAdditions,
+    EmptyWithoutOut,
+    GameEnd,
+    MeldOwner,
+    OpeningBy,
+    OutByMeld,
+    Permission,
+    PickupBeforeDown,
+    PickupRestFrom,
+    PileVisible,
+    RedThrees,
+    RuleSet,
+    WildLimit,
+)
+
+__all__ = [
+    "OPTION_HELP",
+    "OPTION_NAMES",
+    "OPTION_SECTION",
+    "PRESET_NAMES",
+    "AfterOut",
+    "BookAdditions",
+    "EmptyWithoutOut",
+    "GameEnd",
+    "MeldOwner",
+    "OpeningBy",
+    "OutByMeld",
+    "Permission",
+    "PickupBeforeDown",
+    "PickupRestFrom",
+    "PileVisible",
+    "RedThrees",
+    "RuleError",
+    "RuleSet",
+    "WildLimit",
+    "apply_overrides",
+    "load_rules",
+    "preset",
+    "rules_from_mapping",
+    "rules_to_mapping",
+]

@@ -1,0 +1,145 @@
+"""Reading rule sets: the five presets, TOML rule files that extend them, and override tables."""
+
+from __future__ import annotations
+
+import tomllib
+from collections.abc import Mapping
+from dataclasses import fields, replace
+from enum import StrEnum
+from functools import cache
+from importlib import resources
+from pathlib import Path
+from typing import Any
+
+from handfoot.rules.errors import RuleError
+from handfoot.rules.options import CARD_VALUE_KEYS, OPTION_NAMES, RuleSet
+from handfoot.rules.validate import validate
+
+PRESET_NAMES: tuple[str, ...] = ("kitchen-table", "head-and-foot", "family", "marmot", "in-laws")
+_FIELD_DEFAULTS: dict[str, Any] = {f.name: f.default for f in fields(RuleSet)}
+
+
+def _coerce(option: str, value: Any) -> Any:
+    """Turn a TOML/JSON value into the option's type, or raise RuleError saying what is allowed."""
+    default = _FIELD_DEFAULTS[option]
+    if option == "card_values":
+        return _coerce_card_values(value)
+    if option == "decks_by_players":
+        if not isinstance(value, Mapping):
+            raise RuleError(option, value, "a table of player count -> decks, e.g. {4 = 6}")
+        try:
+            pairs = tuple(sorted((int(k), int(v)) for k, v in value.items()))
+        except (TypeError, ValueError):
+            raise RuleError(option, value, "a table of player count -> decks, e.g. {4 = 6}") from None
+        return pairs
+    if isinstance(default, StrEnum):
+        enum_type = type(default)
+        allowed = ", ".join(repr(m.value) for m in enum_type)
+        if not isinstance(value, str) or value not in {m.value for m in enum_type}:
+            raise RuleError(option, value, f"one of {allowed}")
+        return enum_type(value)
+    if isinstance(default, bool):
+        if not isinstance(value, bool):
+            raise RuleError(option, value, "true or false")
+        return value
+    if isinstance(default, int):
+        if isinstance(value, bool) or not isinstance(value, int):
+            raise RuleError(option, value, "a whole number")
+        return value
+    if isinstance(default, str):
+        if not isinstance(value, str):
+            raise RuleError(option, value, "text")
+        return value
+    if isinstance(default, tuple):
+        if not isinstance(value, list | tuple) or any(isinstance(v, bool) or not isinstance(v, int) for v in value):
+            raise RuleError(option, value, "a list of whole numbers")
+        return tuple(value)
+    raise AssertionError(f"no coercion for option {option}")  # pragma: no cover
+
+
+def _coerce_card_values(value: Any) -> tuple[int, ...]:
+    allowed = f"a table giving whole-number points for any of {' '.join(CARD_VALUE_KEYS)}"
+    if not isinstance(value, Mapping):
+        raise RuleError("card_values", value, allowed)
+    values = list(_FIELD_DEFAULTS["card_values"])
+    for key, points in value.items():
+        if key not in CARD_VALUE_KEYS:
+            raise RuleError("card_values", {key: points}, allowed, f"{key!r} is not a card kind")
+        if isinstance(points, bool) or not isinstance(points, int):
+            raise RuleError("card_values", {key: points}, allowed)
+        values[CARD_VALUE_KEYS.index(key)] = points
+    return tuple(values)
+
+
+def apply_overrides(base: RuleSet, overrides: Mapping[str, Any]) -> RuleSet:
+    """``base`` with the given options changed, validated; unknown options are refused by name."""
+    changes: dict[str, Any] = {}
+    for option, value in overrides.items():
+        if option == "extends":
+            continue
+        if option not in OPTION_NAMES:
+            raise RuleError(option, value, "a known option (see `handfoot rules show kitchen-table`)",
+                            "unknown option")
+        if option == "card_values":
+            merged = dict(zip(CARD_VALUE_KEYS, base.card_values, strict=False))
+            if isinstance(value, Mapping):
+                merged.update(value)
+                value = merged
+        changes[option] = _coerce(option, value)
+    if "name" not in changes and changes:
+        changes["name"] = f"{base.name}+custom" if not base.name.endswith("+custom") else base.name
+    return validate(replace(base, **changes))
+
+
+@cache
+def preset(name: str) -> RuleSet:
+    """The named preset; raises RuleError listing the presets for an unknown name."""
+    if name not in PRESET_NAMES:
+        raise RuleError("extends", name, f"one of {', '.join(PRESET_NAMES)}", "unknown preset")
+    text = resources.files("handfoot.rules").joinpath("presets", f"{name}.toml").read_text("utf-8")
+    data = tomllib.loads(text)
+    return apply_overrides(RuleSet(), data)
+
+
+def rules_from_mapping(data: Mapping[str, Any]) -> RuleSet:
+    """A rule set from a table: ``extends`` names a preset (default kitchen-table), other keys override it."""
+    base_name = data.get("extends", "kitchen-table")
+    if not isinstance(base_name, str):
+        raise RuleError("extends", base_name, f"one of {', '.join(PRESET_NAMES)}")
+    return apply_overrides(preset(base_name), data)
+
+
+def load_rules(source: str | Path | Mapping[str, Any]) -> RuleSet:
+    """A preset name, a path to a TOML rule file, or a table of overrides, as a validated RuleSet."""
+    if isinstance(source, Mapping):
+        return rules_from_mapping(source)
+    if isinstance(source, str) and source in PRESET_NAMES:
+        return preset(source)
+    path = Path(source)
+    if not path.exists():
+        raise RuleError("rules", str(source), f"a preset ({', '.join(PRESET_NAMES)}) or an existing TOML file",
+                        "no such preset or file")
+    try:
+        data = tomllib.loads(path.read_text("utf-8"))
+    except (tomllib.TOMLDecodeError, UnicodeDecodeError) as exc:
+        raise RuleError("rules", str(source), "a TOML file", f"it does not parse: {exc}") from None
+    if "name" not in data:
+        data["name"] = path.stem
+    return rules_from_mapping(data)
+
+
+def rules_to_mapping(rules: RuleSet) -> dict[str, Any]:
+    """Every option of a rule set as plain JSON/TOML-friendly values (inverse of ``rules_from_mapping``)."""
+    out: dict[str, Any] = {}
+    for f in fields(RuleSet):
+        value = getattr(rules, f.name)
+        if f.name == "card_values":
+            value = dict(zip(CARD_VALUE_KEYS, value, strict=False))
+        elif f.name == "decks_by_players":
+            value = {str(k): v for k, v in value}
+        elif isinstance(value, StrEnum):
+            value = value.value
+        elif isinstance(value, tuple):
+            value = list(value)
+        out[f.name] = value
+    return out
