@@ -1,7 +1,14 @@
 """House rules: the RuleSet, its validation, and the five presets."""
 
 from handfoot.rules.errors import RuleError
-from handfoot.rules.load import PRESET_NAMES, apply_overrides, load_rules, preset, rules_from_mapping, rules_to_mapping
+from handfoot.rules.load import (
+    PRESET_NAMES,
+    apply_overrides,
+    load_rules,
+    preset,
+    rules_from_mapping,
+    rules_to_mapping,
+)
 from handfoot.rules.options import (
     OPTION_HELP,
     OPTION_NAMES,

@@ -51,7 +51,9 @@ def _coerce(option: str, value: Any) -> Any:
             raise RuleError(option, value, "text")
         return value
     if isinstance(default, tuple):
-        if not isinstance(value, list | tuple) or any(isinstance(v, bool) or not isinstance(v, int) for v in value):
+        if not isinstance(value, list | tuple) or any(
+            isinstance(v, bool) or not isinstance(v, int) for v in value
+        ):
             raise RuleError(option, value, "a list of whole numbers")
         return tuple(value)
     raise AssertionError(f"no coercion for option {option}")  # pragma: no cover
@@ -78,8 +80,9 @@ def apply_overrides(base: RuleSet, overrides: Mapping[str, Any]) -> RuleSet:
         if option == "extends":
             continue
         if option not in OPTION_NAMES:
-            raise RuleError(option, value, "a known option (see `handfoot rules show kitchen-table`)",
-                            "unknown option")
+            raise RuleError(
+                option, value, "a known option (see `handfoot rules show kitchen-table`)", "unknown option"
+            )
         if option == "card_values":
             merged = dict(zip(CARD_VALUE_KEYS, base.card_values, strict=False))
             if isinstance(value, Mapping):
@@ -117,8 +120,12 @@ def load_rules(source: str | Path | Mapping[str, Any]) -> RuleSet:
         return preset(source)
     path = Path(source)
     if not path.exists():
-        raise RuleError("rules", str(source), f"a preset ({', '.join(PRESET_NAMES)}) or an existing TOML file",
-                        "no such preset or file")
+        raise RuleError(
+            "rules",
+            str(source),
+            f"a preset ({', '.join(PRESET_NAMES)}) or an existing TOML file",
+            "no such preset or file",
+        )
     try:
         data = tomllib.loads(path.read_text("utf-8"))
     except (tomllib.TOMLDecodeError, UnicodeDecodeError) as exc:

@@ -9,7 +9,6 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field, fields
 from enum import StrEnum
-from typing import Any
 
 from handfoot import cards as C
 
@@ -115,8 +114,9 @@ class EmptyWithoutOut(StrEnum):
 STANDARD_CARD_VALUES: tuple[int, ...] = (50, 20, 20, 10, 10, 10, 10, 10, 10, 5, 5, 5, 5, 5, 0)
 
 
-def _opt(default: Any, help_text: str, section: str) -> Any:
-    return field(default=default, metadata={"help": help_text, "section": section})
+def _meta(help_text: str, section: str) -> dict[str, str]:
+    """The metadata of one option field: its one-line help and its RULES.md section."""
+    return {"help": help_text, "section": section}
 
 
 @dataclass(frozen=True)
@@ -124,154 +124,249 @@ class RuleSet:
     """A complete house-rule configuration. Build one with ``load_rules`` so it is validated."""
 
     # --- identity
-    name: str = _opt("custom", "Short name of this rule set.", "identity")
-    title: str = _opt("Custom house rules", "The rule sheet's own title.", "identity")
-    summary: str = _opt("", "One line describing the rule set.", "identity")
+    name: str = field(default="custom", metadata=_meta("Short name of this rule set.", "identity"))
+    title: str = field(
+        default="Custom house rules", metadata=_meta("The rule sheet's own title.", "identity")
+    )
+    summary: str = field(default="", metadata=_meta("One line describing the rule set.", "identity"))
 
     # --- 1. table and deal
-    players_allowed: tuple[int, ...] = _opt(
-        (2, 3, 4, 5, 6), "Player counts this rule set can be played with (2 to 6).", "table"
+    players_allowed: tuple[int, ...] = field(
+        default=(2, 3, 4, 5, 6),
+        metadata=_meta("Player counts this rule set can be played with (2 to 6).", "table"),
     )
-    default_players: int = _opt(4, "Player count used when none is given.", "table")
-    partners_at: tuple[int, ...] = _opt(
-        (4,), "Player counts played in partnerships (pairs, partners across); others play alone.", "table"
+    default_players: int = field(default=4, metadata=_meta("Player count used when none is given.", "table"))
+    partners_at: tuple[int, ...] = field(
+        default=(4,),
+        metadata=_meta(
+            "Player counts played in partnerships (pairs, partners across); others play alone.", "table"
+        ),
     )
-    decks_extra: int = _opt(1, "Decks in the shoe are the player count plus this many.", "table")
-    decks_by_players: tuple[tuple[int, int], ...] = _opt(
-        (), "Fixed deck counts by player count (a table players -> decks); overrides decks_extra.", "table"
+    decks_extra: int = field(
+        default=1, metadata=_meta("Decks in the shoe are the player count plus this many.", "table")
     )
-    jokers_per_deck: int = _opt(2, "Jokers in each deck.", "table")
-    hand_size: int = _opt(11, "Cards dealt to each Hand.", "table")
-    foot_size: int = _opt(11, "Cards dealt to each Foot.", "table")
-    first_upcard: bool = _opt(
-        True, "Turn one card up to start the discard pile (a red 3 or wild is covered by another).", "table"
+    decks_by_players: tuple[tuple[int, int], ...] = field(
+        default=(),
+        metadata=_meta(
+            "Fixed deck counts by player count (a table players -> decks); overrides decks_extra.", "table"
+        ),
     )
-    exact_deal_bonus: int = _opt(
-        0, "Score-pad bonus for a player who grabs exactly the cards of both piles (paper games).", "table"
+    jokers_per_deck: int = field(default=2, metadata=_meta("Jokers in each deck.", "table"))
+    hand_size: int = field(default=11, metadata=_meta("Cards dealt to each Hand.", "table"))
+    foot_size: int = field(default=11, metadata=_meta("Cards dealt to each Foot.", "table"))
+    first_upcard: bool = field(
+        default=True,
+        metadata=_meta(
+            "Turn one card up to start the discard pile (a red 3 or wild is covered by another).", "table"
+        ),
+    )
+    exact_deal_bonus: int = field(
+        default=0,
+        metadata=_meta(
+            "Score-pad bonus for a player who grabs exactly the cards of both piles (paper games).", "table"
+        ),
     )
 
     # --- 2. length of a game and the opening minimum
-    game_end: GameEnd = _opt(GameEnd.TARGET, "A game ends at a target score or after a number of hands.", "game")
-    target_score: int = _opt(10000, "With game_end = target: the total that ends the game.", "game")
-    hands_per_game: int = _opt(4, "With game_end = hands: how many hands make a game.", "game")
-    opening_by: OpeningBy = _opt(
-        OpeningBy.SCORE, "The opening minimum rises with the side's score, or with the hand number.", "game"
+    game_end: GameEnd = field(
+        default=GameEnd.TARGET,
+        metadata=_meta("A game ends at a target score or after a number of hands.", "game"),
     )
-    opening_minimums: tuple[int, ...] = _opt(
-        (50, 90, 120, 150), "Opening minimums, lowest first (one per hand, or per score band).", "game"
+    target_score: int = field(
+        default=10000, metadata=_meta("With game_end = target: the total that ends the game.", "game")
     )
-    opening_thresholds: tuple[int, ...] = _opt(
-        (3000, 5000, 8000), "With opening_by = score: the totals at which the next minimum applies.", "game"
+    hands_per_game: int = field(
+        default=4, metadata=_meta("With game_end = hands: how many hands make a game.", "game")
     )
-    opening_increment: int = _opt(
-        0, "With opening_by = hand: added per hand once the list of minimums is used up.", "game"
+    opening_by: OpeningBy = field(
+        default=OpeningBy.SCORE,
+        metadata=_meta("The opening minimum rises with the side's score, or with the hand number.", "game"),
     )
-    short_opening_penalty: int = _opt(
-        0, "Score-pad penalty for laying down short of the minimum (paper games; software refuses it).", "game"
+    opening_minimums: tuple[int, ...] = field(
+        default=(50, 90, 120, 150),
+        metadata=_meta("Opening minimums, lowest first (one per hand, or per score band).", "game"),
+    )
+    opening_thresholds: tuple[int, ...] = field(
+        default=(3000, 5000, 8000),
+        metadata=_meta("With opening_by = score: the totals at which the next minimum applies.", "game"),
+    )
+    opening_increment: int = field(
+        default=0,
+        metadata=_meta(
+            "With opening_by = hand: added per hand once the list of minimums is used up.", "game"
+        ),
+    )
+    short_opening_penalty: int = field(
+        default=0,
+        metadata=_meta(
+            "Score-pad penalty for laying down short of the minimum (paper games; software refuses it).",
+            "game",
+        ),
     )
 
     # --- 3. melds and books
-    wild_limit: WildLimit = _opt(
-        WildLimit.AT_MOST_NATURALS, "A meld's wilds may be at most, or fewer than, its naturals.", "melds"
+    wild_limit: WildLimit = field(
+        default=WildLimit.AT_MOST_NATURALS,
+        metadata=_meta("A meld's wilds may be at most, or fewer than, its naturals.", "melds"),
     )
-    min_naturals: int = _opt(2, "Naturals every meld of a rank must hold.", "melds")
-    max_wilds: int = _opt(0, "Most wilds in one meld or book (0: no limit beyond wild_limit).", "melds")
-    wild_melds: bool = _opt(False, "Melds made only of wilds are allowed (they close as wild books).", "melds")
-    black_three_melds: bool = _opt(
-        False, "Black 3s may be melded, only as a natural meld of black 3s, only when going out.", "melds"
+    min_naturals: int = field(default=2, metadata=_meta("Naturals every meld of a rank must hold.", "melds"))
+    max_wilds: int = field(
+        default=0, metadata=_meta("Most wilds in one meld or book (0: no limit beyond wild_limit).", "melds")
     )
-    book_size: int = _opt(7, "Cards that make a meld a book.", "melds")
-    book_additions: BookAdditions = _opt(
-        BookAdditions.ANY, "What may be added to a finished book: any card, naturals only, or none.", "melds"
+    wild_melds: bool = field(
+        default=False,
+        metadata=_meta("Melds made only of wilds are allowed (they close as wild books).", "melds"),
     )
-    new_meld_after_book: bool = _opt(
-        False, "Once a book of a rank is closed, a new meld of that rank may be started.", "melds"
+    black_three_melds: bool = field(
+        default=False,
+        metadata=_meta(
+            "Black 3s may be melded, only as a natural meld of black 3s, only when going out.", "melds"
+        ),
     )
-    meld_owner: MeldOwner = _opt(
-        MeldOwner.SIDE,
-        "Melds belong to the side (partners share them and open together) or to each player.",
-        "melds",
+    book_size: int = field(default=7, metadata=_meta("Cards that make a meld a book.", "melds"))
+    book_additions: BookAdditions = field(
+        default=BookAdditions.ANY,
+        metadata=_meta("What may be added to a finished book: any card, naturals only, or none.", "melds"),
+    )
+    new_meld_after_book: bool = field(
+        default=False,
+        metadata=_meta("Once a book of a rank is closed, a new meld of that rank may be started.", "melds"),
+    )
+    meld_owner: MeldOwner = field(
+        default=MeldOwner.SIDE,
+        metadata=_meta(
+            "Melds belong to the side (partners share them and open together) or to each player.", "melds"
+        ),
     )
 
     # --- 4. a turn
-    draw_count: int = _opt(2, "Cards drawn from the stock each turn.", "turn")
-    pickup_allowed: bool = _opt(True, "The discard pile may be taken instead of drawing.", "turn")
-    pickup_naturals: int = _opt(
-        2, "Naturals of the top card's rank from the hand needed to take the pile.", "turn"
+    draw_count: int = field(default=2, metadata=_meta("Cards drawn from the stock each turn.", "turn"))
+    pickup_allowed: bool = field(
+        default=True, metadata=_meta("The discard pile may be taken instead of drawing.", "turn")
     )
-    pickup_naturals_on_meld: int = _opt(
-        1, "Naturals needed when one's side already has an open meld of that rank.", "turn"
+    pickup_naturals: int = field(
+        default=2,
+        metadata=_meta("Naturals of the top card's rank from the hand needed to take the pile.", "turn"),
     )
-    pickup_count: int = _opt(0, "Cards taken with the pile, top card included (0: the whole pile).", "turn")
-    pickup_rest_from: PickupRestFrom = _opt(
-        PickupRestFrom.PILE, "The cards taken beside the top card come from the pile or the stock.", "turn"
+    pickup_naturals_on_meld: int = field(
+        default=1,
+        metadata=_meta("Naturals needed when one's side already has an open meld of that rank.", "turn"),
     )
-    pickup_before_down: PickupBeforeDown = _opt(
-        PickupBeforeDown.WITH_OPENING,
-        "Before opening: never take the pile; take it when the top card and this turn's melds make "
-        "the minimum; or only when the opening is in hand without the top card.",
-        "turn",
+    pickup_count: int = field(
+        default=0, metadata=_meta("Cards taken with the pile, top card included (0: the whole pile).", "turn")
     )
-    black_three_freezes: bool = _opt(True, "A black 3 on top of the pile stops the next player taking it.", "turn")
-    discard_wilds: bool = _opt(True, "Wilds may be discarded.", "turn")
-    discard_playable: bool = _opt(
-        True, "A card that could be melded now may be discarded (if not, the limit lifts when nothing else can go).",
-        "turn",
+    pickup_rest_from: PickupRestFrom = field(
+        default=PickupRestFrom.PILE,
+        metadata=_meta("The cards taken beside the top card come from the pile or the stock.", "turn"),
     )
-    must_play_all: bool = _opt(False, "A player must meld everything they can before discarding.", "turn")
-    red_threes: RedThrees = _opt(
-        RedThrees.LAY_DOWN,
-        "Red 3s are laid down at once and replaced from the stock, or held like other cards.",
-        "turn",
+    pickup_before_down: PickupBeforeDown = field(
+        default=PickupBeforeDown.WITH_OPENING,
+        metadata=_meta(
+            "Before opening: never take the pile; take it when the top card and this turn's melds make "
+            "the minimum; or only when the opening is in hand without the top card.",
+            "turn",
+        ),
     )
-    pile_visible: PileVisible = _opt(
-        PileVisible.TOP, "Players see only the pile's top card and size, or every card in it.", "turn"
+    black_three_freezes: bool = field(
+        default=True, metadata=_meta("A black 3 on top of the pile stops the next player taking it.", "turn")
+    )
+    discard_wilds: bool = field(default=True, metadata=_meta("Wilds may be discarded.", "turn"))
+    discard_playable: bool = field(
+        default=True,
+        metadata=_meta(
+            "A card that could be melded now may be discarded (if not, the limit lifts when nothing "
+            "else can go).",
+            "turn",
+        ),
+    )
+    must_play_all: bool = field(
+        default=False, metadata=_meta("A player must meld everything they can before discarding.", "turn")
+    )
+    red_threes: RedThrees = field(
+        default=RedThrees.LAY_DOWN,
+        metadata=_meta(
+            "Red 3s are laid down at once and replaced from the stock, or held like other cards.", "turn"
+        ),
+    )
+    pile_visible: PileVisible = field(
+        default=PileVisible.TOP,
+        metadata=_meta("Players see only the pile's top card and size, or every card in it.", "turn"),
     )
 
     # --- 5. the Foot and going out
-    foot_at_once: bool = _opt(
-        True, "A player who melds the last Hand card picks up the Foot at once (else next turn).", "out"
+    foot_at_once: bool = field(
+        default=True,
+        metadata=_meta(
+            "A player who melds the last Hand card picks up the Foot at once (else next turn).", "out"
+        ),
     )
-    go_out_books: int = _opt(1, "Books of any kind needed to go out.", "out")
-    go_out_clean: int = _opt(0, "Clean books needed to go out.", "out")
-    go_out_dirty: int = _opt(0, "Dirty books needed to go out (a clean book does not count as dirty).", "out")
-    go_out_wild: int = _opt(0, "Wild books needed to go out (needs wild_melds).", "out")
-    all_feet_to_go_out: bool = _opt(
-        True, "Everyone on the side must have picked up their Foot before anyone goes out.", "out"
+    go_out_books: int = field(default=1, metadata=_meta("Books of any kind needed to go out.", "out"))
+    go_out_clean: int = field(default=0, metadata=_meta("Clean books needed to go out.", "out"))
+    go_out_dirty: int = field(
+        default=0,
+        metadata=_meta("Dirty books needed to go out (a clean book does not count as dirty).", "out"),
     )
-    permission: Permission = _opt(
-        Permission.NONE, "Asking the partner 'May I go out?': not done, required, or optional.", "out"
+    go_out_wild: int = field(
+        default=0, metadata=_meta("Wild books needed to go out (needs wild_melds).", "out")
     )
-    out_by_meld: OutByMeld = _opt(
-        OutByMeld.FORBIDDEN,
-        "Melding one's last card: not allowed (a final discard is required), goes out, or gives the "
-        "others one last turn without a going-out bonus.",
-        "out",
+    all_feet_to_go_out: bool = field(
+        default=True,
+        metadata=_meta("Everyone on the side must have picked up their Foot before anyone goes out.", "out"),
     )
-    after_out: AfterOut = _opt(
-        AfterOut.END, "After someone goes out the hand ends, or everyone else gets one more turn.", "out"
+    permission: Permission = field(
+        default=Permission.NONE,
+        metadata=_meta("Asking the partner 'May I go out?': not done, required, or optional.", "out"),
     )
-    empty_without_out: EmptyWithoutOut = _opt(
-        EmptyWithoutOut.FORBIDDEN,
-        "Emptying hand and foot without going out: not allowed, allowed (draw as usual next turn), or "
-        "allowed with an immediate new draw.",
-        "out",
+    out_by_meld: OutByMeld = field(
+        default=OutByMeld.FORBIDDEN,
+        metadata=_meta(
+            "Melding one's last card: not allowed (a final discard is required), goes out, or gives the "
+            "others one last turn without a going-out bonus.",
+            "out",
+        ),
+    )
+    after_out: AfterOut = field(
+        default=AfterOut.END,
+        metadata=_meta("After someone goes out the hand ends, or everyone else gets one more turn.", "out"),
+    )
+    empty_without_out: EmptyWithoutOut = field(
+        default=EmptyWithoutOut.FORBIDDEN,
+        metadata=_meta(
+            "Emptying hand and foot without going out: not allowed, allowed (draw as usual next turn), or "
+            "allowed with an immediate new draw.",
+            "out",
+        ),
     )
 
     # --- 6. scoring
-    card_values: tuple[int, ...] = _opt(
-        STANDARD_CARD_VALUES, "Points of each card kind (JK 2 A K Q J T 9 8 7 6 5 4 3B).", "scoring"
+    card_values: tuple[int, ...] = field(
+        default=STANDARD_CARD_VALUES,
+        metadata=_meta("Points of each card kind (JK 2 A K Q J T 9 8 7 6 5 4 3B).", "scoring"),
     )
-    red_three_bonus: int = _opt(100, "Each laid-down red 3 when the side has melded this hand.", "scoring")
-    red_three_unmelded: int = _opt(
-        -100, "Each laid-down red 3 when the side has not melded this hand.", "scoring"
+    red_three_bonus: int = field(
+        default=100, metadata=_meta("Each laid-down red 3 when the side has melded this hand.", "scoring")
     )
-    red_three_held: int = _opt(-100, "Each red 3 still held (in hand or an unplayed Foot) at the end.", "scoring")
-    clean_book_bonus: int = _opt(500, "Bonus for each clean (natural) book.", "scoring")
-    dirty_book_bonus: int = _opt(300, "Bonus for each dirty (mixed) book.", "scoring")
-    wild_book_bonus: int = _opt(1500, "Bonus for each wild book (with wild_melds).", "scoring")
-    going_out_bonus: int = _opt(100, "Bonus for the side that goes out.", "scoring")
-    unplayed_foot_counts: bool = _opt(True, "Cards in a Foot never picked up count against the side.", "scoring")
+    red_three_unmelded: int = field(
+        default=-100,
+        metadata=_meta("Each laid-down red 3 when the side has not melded this hand.", "scoring"),
+    )
+    red_three_held: int = field(
+        default=-100,
+        metadata=_meta("Each red 3 still held (in hand or an unplayed Foot) at the end.", "scoring"),
+    )
+    clean_book_bonus: int = field(
+        default=500, metadata=_meta("Bonus for each clean (natural) book.", "scoring")
+    )
+    dirty_book_bonus: int = field(
+        default=300, metadata=_meta("Bonus for each dirty (mixed) book.", "scoring")
+    )
+    wild_book_bonus: int = field(
+        default=1500, metadata=_meta("Bonus for each wild book (with wild_melds).", "scoring")
+    )
+    going_out_bonus: int = field(default=100, metadata=_meta("Bonus for the side that goes out.", "scoring"))
+    unplayed_foot_counts: bool = field(
+        default=True, metadata=_meta("Cards in a Foot never picked up count against the side.", "scoring")
+    )
 
     def decks_for(self, players: int) -> int:
         """Decks in the shoe for this many players."""

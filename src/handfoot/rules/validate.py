@@ -21,7 +21,9 @@ def validate(rules: RuleSet) -> RuleSet:
     """Return ``rules`` unchanged if it is playable; raise ``RuleError`` naming the first bad option."""
     allowed_players = f"player counts from {MIN_PLAYERS} to {MAX_PLAYERS}"
     if not rules.players_allowed or any(not MIN_PLAYERS <= p <= MAX_PLAYERS for p in rules.players_allowed):
-        raise RuleError("players_allowed", list(rules.players_allowed), f"a non-empty list of {allowed_players}")
+        raise RuleError(
+            "players_allowed", list(rules.players_allowed), f"a non-empty list of {allowed_players}"
+        )
     if rules.default_players not in rules.players_allowed:
         raise RuleError("default_players", rules.default_players, f"one of {list(rules.players_allowed)}")
     for count in rules.partners_at:
@@ -66,30 +68,43 @@ def validate(rules: RuleSet) -> RuleSet:
         copies_per_rank = 4 * decks
         if rules.min_naturals > copies_per_rank:
             raise RuleError(
-                "min_naturals", rules.min_naturals, f"at most {copies_per_rank} (the shoe's copies of a rank)",
+                "min_naturals",
+                rules.min_naturals,
+                f"at most {copies_per_rank} (the shoe's copies of a rank)",
                 "no meld could ever be made",
             )
         needed = players * (rules.hand_size + rules.foot_size) + 1
         shoe = decks * (52 + rules.jokers_per_deck)
         if needed > shoe:
             raise RuleError(
-                "hand_size", rules.hand_size, f"sizes whose deal fits the {shoe}-card shoe for {players} players",
+                "hand_size",
+                rules.hand_size,
+                f"sizes whose deal fits the {shoe}-card shoe for {players} players",
                 f"{players} players need {needed} cards",
             )
         if rules.go_out_clean > 0 and rules.book_size > copies_per_rank:
             raise RuleError(
-                "book_size", rules.book_size, f"at most {copies_per_rank} for {players} players",
+                "book_size",
+                rules.book_size,
+                f"at most {copies_per_rank} for {players} players",
                 "the clean books needed to go out could never be made",
             )
     if rules.go_out_dirty > 0 and max_wilds_in_book(rules) < 1:
-        raise RuleError("go_out_dirty", rules.go_out_dirty, "0 when no meld may hold a wild",
-                        "a dirty book could never be made")
+        raise RuleError(
+            "go_out_dirty",
+            rules.go_out_dirty,
+            "0 when no meld may hold a wild",
+            "a dirty book could never be made",
+        )
     if rules.go_out_wild > 0 and not rules.wild_melds:
-        raise RuleError("go_out_wild", rules.go_out_wild, "0 unless wild_melds = true",
-                        "wild books are not allowed")
+        raise RuleError(
+            "go_out_wild", rules.go_out_wild, "0 unless wild_melds = true", "wild books are not allowed"
+        )
     if rules.pickup_allowed and rules.pickup_naturals + 1 < max(3, rules.min_naturals):
         raise RuleError(
-            "pickup_naturals", rules.pickup_naturals, f">= {max(3, rules.min_naturals) - 1}",
+            "pickup_naturals",
+            rules.pickup_naturals,
+            f">= {max(3, rules.min_naturals) - 1}",
             "the pile's top card and those naturals would not make a meld",
         )
     return rules
