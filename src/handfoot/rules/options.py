@@ -154,6 +154,13 @@ class RuleSet:
     jokers_per_deck: int = field(default=2, metadata=_meta("Jokers in each deck.", "table"))
     hand_size: int = field(default=11, metadata=_meta("Cards dealt to each Hand.", "table"))
     foot_size: int = field(default=11, metadata=_meta("Cards dealt to each Foot.", "table"))
+    pick_foot_seen: bool = field(
+        default=False,
+        metadata=_meta(
+            "Each player sees both dealt piles, then chooses which is the Foot (else it is taken unseen).",
+            "table",
+        ),
+    )
     first_upcard: bool = field(
         default=True,
         metadata=_meta(
@@ -398,6 +405,16 @@ class RuleSet:
 
 
 OPTION_NAMES: tuple[str, ...] = tuple(f.name for f in fields(RuleSet))
+# The sections of RULES.md the options are grouped by, in order, with their headings.
+SECTION_TITLES: dict[str, str] = {
+    "identity": "Identity",
+    "table": "1. Table and deal",
+    "game": "2. Length of a game and the opening minimum",
+    "melds": "3. Melds and books",
+    "turn": "4. A turn",
+    "out": "5. The Foot and going out",
+    "scoring": "6. Scoring a hand",
+}
 OPTION_HELP: dict[str, str] = {f.name: str(f.metadata["help"]) for f in fields(RuleSet)}
 OPTION_SECTION: dict[str, str] = {f.name: str(f.metadata["section"]) for f in fields(RuleSet)}
 CARD_VALUE_KEYS: tuple[str, ...] = C.KIND_NAMES[:14]
