@@ -25,13 +25,7 @@ def _coerce(option: str, value: Any) -> Any:
     if option == "card_values":
         return _coerce_card_values(value)
     if option == "decks_by_players":
-        if not isinstance(value, Mapping):
-            raise RuleError(option, value, "a table of player count -> decks, e.g. {4 = 6}")
-        try:
-            pairs = tuple(sorted((int(k), int(v)) for k, v in value.items()))
-        except (TypeError, ValueError):
-            raise RuleError(option, value, "a table of player count -> decks, e.g. {4 = 6}") from None
-        return pairs
+        return _coerce_decks_by_players(value)
     if isinstance(default, StrEnum):
         enum_type = type(default)
         allowed = ", ".join(repr(m.value) for m in enum_type)
@@ -57,6 +51,22 @@ def _coerce(option: str, value: Any) -> Any:
             raise RuleError(option, value, "a list of whole numbers")
         return tuple(value)
     raise AssertionError(f"no coercion for option {option}")  # pragma: no cover
+
+
+def _coerce_decks_by_players(value: Any) -> tuple[tuple[int, int], ...]:
+    """A ``{players = decks}`` table as sorted (players, decks) pairs; keys may be TOML's strings."""
+    allowed = "a table of player count -> whole number of decks, e.g. {4 = 6}"
+    if not isinstance(value, Mapping):
+        raise RuleError("decks_by_players", value, allowed)
+    pairs: list[tuple[int, int]] = []
+    for key, decks in value.items():
+        players = key if isinstance(key, int) and not isinstance(key, bool) else None
+        if isinstance(key, str) and key.strip().isdigit():
+            players = int(key)
+        if players is None or isinstance(decks, bool) or not isinstance(decks, int):
+            raise RuleError("decks_by_players", {key: decks}, allowed)
+        pairs.append((players, decks))
+    return tuple(sorted(pairs))
 
 
 def _coerce_card_values(value: Any) -> tuple[int, ...]:
@@ -127,8 +137,14 @@ def load_rules(source: str | Path | Mapping[str, Any]) -> RuleSet:
             "no such preset or file",
         )
     try:
-        data = tomllib.loads(path.read_text("utf-8"))
-    except (tomllib.TOMLDecodeError, UnicodeDecodeError) as exc:
+        text = path.read_text("utf-8")
+    except (OSError, UnicodeDecodeError) as exc:
+        raise RuleError(
+            "rules", str(source), "a readable UTF-8 TOML file", f"it cannot be read: {exc}"
+        ) from None
+    try:
+        data = tomllib.loads(text)
+    except tomllib.TOMLDecodeError as exc:
         raise RuleError("rules", str(source), "a TOML file", f"it does not parse: {exc}") from None
     if "name" not in data:
         data["name"] = path.stem

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from handfoot import cards as C
 from handfoot.rules.errors import RuleError
-from handfoot.rules.options import RuleSet, WildLimit
+from handfoot.rules.options import OpeningBy, RuleSet, WildLimit
 
 MIN_PLAYERS = 2
 MAX_PLAYERS = 6
@@ -56,6 +56,43 @@ def validate(rules: RuleSet) -> RuleSet:
         _at_least(rules, option, 0, 10)
     if len(rules.card_values) != len(C.KIND_NAMES):
         raise RuleError("card_values", rules.card_values, "a value for each of JK 2 A K Q J T 9 8 7 6 5 4 3B")
+    for kind, points in zip(C.KIND_NAMES, rules.card_values, strict=True):
+        if points < 0:
+            raise RuleError(
+                "card_values",
+                {kind: points},
+                "points >= 0 for every card kind",
+                "cards left in hand are subtracted by their value, so a held black 3 worth 5 already "
+                "counts -5",
+            )
+    if (
+        rules.opening_by is OpeningBy.SCORE
+        and len(rules.opening_minimums) != len(rules.opening_thresholds) + 1
+    ):
+        raise RuleError(
+            "opening_minimums",
+            list(rules.opening_minimums),
+            f"{len(rules.opening_thresholds) + 1} minimums with opening_by = score: one below the first of "
+            f"opening_thresholds {list(rules.opening_thresholds)} and one from each threshold up",
+        )
+    # Bonuses are added and penalties written as the points taken away; a sign slip would turn one into
+    # the other, so each must have its own sign.
+    for option in ("clean_book_bonus", "dirty_book_bonus", "wild_book_bonus", "going_out_bonus"):
+        _at_least(rules, option, 0)
+    _at_least(rules, "exact_deal_bonus", 0)
+    if rules.short_opening_penalty < 0:
+        raise RuleError(
+            "short_opening_penalty",
+            rules.short_opening_penalty,
+            "a whole number >= 0 (the points taken away, e.g. 300)",
+        )
+    if rules.red_three_held > 0:
+        raise RuleError(
+            "red_three_held",
+            rules.red_three_held,
+            "a whole number <= 0 (the points each held red 3 adds, e.g. -300)",
+            "a red 3 still held is a penalty",
+        )
     if rules.pickup_count == 1:
         raise RuleError("pickup_count", 1, "0 (the whole pile) or 2 or more", "the top card goes into a meld")
 
@@ -63,6 +100,17 @@ def validate(rules: RuleSet) -> RuleSet:
     if rules.wild_limit is WildLimit.FEWER_THAN_NATURALS and rules.min_naturals < 2:
         # with fewer wilds than naturals a 3-card meld needs 2 naturals anyway; 1 would be misleading
         raise RuleError("min_naturals", rules.min_naturals, "2 or more with wild_limit = fewer_than_naturals")
+    if rules.pick_foot_seen and rules.hand_size != rules.foot_size:
+        raise RuleError(
+            "pick_foot_seen",
+            True,
+            "false unless hand_size = foot_size",
+            "a player chooses the Foot from two piles of one size",
+        )
+    if rules.go_out_wild > 0 and not rules.wild_melds:
+        raise RuleError(
+            "go_out_wild", rules.go_out_wild, "0 unless wild_melds = true", "wild books are not allowed"
+        )
     for players in rules.players_allowed:
         decks = rules.decks_for(players)
         copies_per_rank = 4 * decks
@@ -82,23 +130,44 @@ def validate(rules: RuleSet) -> RuleSet:
                 f"sizes whose deal fits the {shoe}-card shoe for {players} players",
                 f"{players} players need {needed} cards",
             )
-        if rules.go_out_clean > 0 and rules.book_size > copies_per_rank:
+        clean, dirty, wild = books_possible(rules, players)
+        if rules.go_out_clean > 0 and not clean:
             raise RuleError(
                 "book_size",
                 rules.book_size,
                 f"at most {copies_per_rank} for {players} players",
                 "the clean books needed to go out could never be made",
             )
-    if rules.go_out_dirty > 0 and max_wilds_in_book(rules) < 1:
+        if rules.go_out_dirty > 0 and not dirty:
+            raise RuleError(
+                "go_out_dirty",
+                rules.go_out_dirty,
+                f"0, as no {rules.book_size}-card book can hold a wild under wild_limit, min_naturals "
+                "and max_wilds",
+                f"a dirty book could never be made with {players} players",
+            )
+        if rules.go_out_wild > 0 and not wild:
+            raise RuleError(
+                "go_out_wild",
+                rules.go_out_wild,
+                f"0, as a wild book needs {rules.book_size} wilds in the shoe and max_wilds = 0 or "
+                f">= {rules.book_size}",
+                f"a wild book could never be made with {players} players",
+            )
+        if rules.go_out_books > 0 and not (clean or dirty or wild):
+            raise RuleError(
+                "book_size",
+                rules.book_size,
+                f"a size a book can reach with {players} players",
+                "the books needed to go out could never be made",
+            )
+    ranks = len(C.NATURAL_KINDS)
+    if not rules.new_meld_after_book and rules.go_out_clean + rules.go_out_dirty > ranks:
         raise RuleError(
-            "go_out_dirty",
-            rules.go_out_dirty,
-            "0 when no meld may hold a wild",
-            "a dirty book could never be made",
-        )
-    if rules.go_out_wild > 0 and not rules.wild_melds:
-        raise RuleError(
-            "go_out_wild", rules.go_out_wild, "0 unless wild_melds = true", "wild books are not allowed"
+            "go_out_clean",
+            rules.go_out_clean,
+            f"go_out_clean + go_out_dirty <= {ranks} while new_meld_after_book = false",
+            f"each side has one meld of each of the {ranks} ranks",
         )
     if rules.pickup_allowed and rules.pickup_naturals + 1 < max(3, rules.min_naturals):
         raise RuleError(
@@ -110,6 +179,41 @@ def validate(rules: RuleSet) -> RuleSet:
     return rules
 
 
+def books_possible(rules: RuleSet, players: int) -> tuple[bool, bool, bool]:
+    """Whether a clean, a dirty and a wild book can ever be made with this many players.
+
+    A clean book needs ``book_size`` copies of one rank in the shoe; a dirty book some split of
+    ``book_size`` into naturals (at least ``min_naturals``, at most the shoe's copies) and at least one
+    wild that the wild limits allow; a wild book needs ``wild_melds``, ``book_size`` wilds in the shoe
+    and a ``max_wilds`` (if any) of at least ``book_size``.
+    """
+    decks = rules.decks_for(players)
+    copies = 4 * decks
+    wilds_in_shoe = decks * (4 + rules.jokers_per_deck)
+    clean = rules.book_size <= copies
+    dirty = False
+    for wilds in range(1, min(rules.book_size - 1, wilds_in_shoe) + 1):
+        naturals = rules.book_size - wilds
+        if rules.min_naturals <= naturals <= copies and _wilds_allowed(rules, wilds, naturals):
+            dirty = True
+            break
+    wild = (
+        rules.wild_melds
+        and rules.book_size <= wilds_in_shoe
+        and (rules.max_wilds == 0 or rules.max_wilds >= rules.book_size)
+    )
+    return clean, dirty, wild
+
+
+def _wilds_allowed(rules: RuleSet, wilds: int, naturals: int) -> bool:
+    """True when a meld of a rank may hold this many wilds beside this many naturals."""
+    if rules.max_wilds and wilds > rules.max_wilds:
+        return False
+    if rules.wild_limit is WildLimit.AT_MOST_NATURALS:
+        return wilds <= naturals
+    return wilds < naturals
+
+
 def max_wilds_in_book(rules: RuleSet) -> int:
     """The most wilds a book of book_size cards may hold under the wild limits (0 if none)."""
     best = 0
@@ -117,7 +221,6 @@ def max_wilds_in_book(rules: RuleSet) -> int:
         naturals = rules.book_size - wilds
         if naturals < rules.min_naturals:
             break
-        ok = wilds <= naturals if rules.wild_limit is WildLimit.AT_MOST_NATURALS else wilds < naturals
-        if ok and (rules.max_wilds == 0 or wilds <= rules.max_wilds):
+        if _wilds_allowed(rules, wilds, naturals):
             best = wilds
     return best

@@ -1,0 +1,36 @@
+"""Events: what a move caused, for logs, the server's animations and tests."""
+
+from __future__ import annotations
+
+from enum import StrEnum
+from typing import NamedTuple
+
+
+class EventType(StrEnum):
+    """Kinds of event."""
+
+    DREW = "drew"
+    TOOK_PILE = "took_pile"
+    MELDED = "melded"
+    DISCARDED = "discarded"
+    RED_THREE = "red_three"  # a red 3 laid down
+    FOOT = "foot"  # picked up the Foot
+    ASKED = "asked"
+    ANSWERED = "answered"
+    WENT_OUT = "went_out"
+    LAST_ROUND = "last_round"
+    TURN = "turn"  # a new turn begins
+    HAND_OVER = "hand_over"
+    NEW_HAND = "new_hand"
+    GAME_OVER = "game_over"
+
+
+class Event(NamedTuple):
+    """One thing that happened. ``cards`` lists public cards only; ``count`` is how many (drawn cards
+    are counted, never named, so an event may go to every seat)."""
+
+    type: EventType
+    seat: int
+    cards: tuple[int, ...] = ()
+    count: int = 0
+    detail: str = ""

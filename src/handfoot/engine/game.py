@@ -1,0 +1,158 @@
+"""A whole game: hands dealt in turn, scored, totals kept, until the rules end it.
+
+``Game`` is the engine's front door: ``legal_moves``/``legal_ids``, ``verify``/``is_legal``/``apply``
+(and ``apply_id``, ``apply_text``), with the current hand's ``state`` and the running ``totals``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from handfoot.engine import hand as H
+from handfoot.engine.deal import DealSpec, deal, hand_rng
+from handfoot.engine.errors import IllegalMove
+from handfoot.engine.events import Event, EventType
+from handfoot.engine.moves import Move, move_text, parse_move
+from handfoot.engine.scoring import Tally, score_tally
+from handfoot.engine.state import EndReason, HandState, Phase, Seating
+from handfoot.engine.tally import hand_tallies
+from handfoot.rules.errors import RuleError
+from handfoot.rules.options import GameEnd, RuleSet
+
+
+@dataclass(frozen=True)
+class HandResult:
+    """A finished hand: each side's score and tally, who went out (or None), and why it ended."""
+
+    scores: tuple[int, ...]
+    tallies: tuple[Tally, ...]
+    went_out: int | None
+    reason: str
+
+
+class Game:
+    """A game of Hand and Foot under one rule set, from the first deal to the winner."""
+
+    def __init__(
+        self,
+        rules: RuleSet,
+        players: int | None = None,
+        seed: int = 0,
+        dealer: int = 0,
+        deals: Sequence[DealSpec | None] = (),
+    ) -> None:
+        count = rules.default_players if players is None else players
+        if count not in rules.players_allowed:
+            raise RuleError("players_allowed", count, f"one of {list(rules.players_allowed)} under {rules.name}")
+        if not 0 <= dealer < count:
+            raise ValueError(f"dealer {dealer} is not a seat: seats are 0 to {count - 1}")
+        self.rules = rules
+        self.players = count
+        self.seed = seed
+        self.first_dealer = dealer
+        self.deals = list(deals)
+        self.results: list[HandResult] = []
+        self.history: list[list[str]] = []  # the moves of each hand, as text
+        self.finished = False
+        self.winner: int | None = None
+        self.totals = [0] * Seating(rules, count).num_sides
+        self.state: HandState = self._deal(0)
+
+    # --- dealing and scoring
+    def _deal(self, index: int) -> HandState:
+        rules = self.rules
+        dealer = (self.first_dealer + index) % self.players
+        totals = self.totals
+        seating = Seating(rules, self.players)
+        minimums = [
+            rules.opening_minimum(index, totals[seating.side_of_owner(owner, rules)])
+            for owner in range(seating.num_owners)
+        ]
+        spec = self.deals[index] if index < len(self.deals) else None
+        state, self.deal_events = deal(rules, self.players, index, dealer, minimums, hand_rng(self.seed, index), spec)
+        self.history.append([])
+        return state
+
+    def _finish_hand(self, events: list[Event]) -> None:
+        state = self.state
+        tallies = tuple(hand_tallies(state))
+        scores = tuple(score_tally(self.rules, t) for t in tallies)
+        went_out = state.out_seat if state.out_seat >= 0 else None
+        self.results.append(HandResult(scores, tallies, went_out, state.end_reason.name.lower()))
+        for side, points in enumerate(scores):
+            self.totals[side] += points
+        rules = self.rules
+        played = len(self.results)
+        if rules.game_end is GameEnd.HANDS:
+            over = played >= rules.hands_per_game
+        else:
+            over = max(self.totals) >= rules.target_score
+        if over:
+            self.finished = True
+            best = max(self.totals)
+            leaders = [side for side, total in enumerate(self.totals) if total == best]
+            self.winner = leaders[0] if len(leaders) == 1 else None
+            events.append(Event(EventType.GAME_OVER, -1, detail=str(self.winner)))
+            return
+        self.state = self._deal(played)
+        events.append(Event(EventType.NEW_HAND, self.state.dealer, count=played))
+        events.extend(self.deal_events)
+
+    # --- the move interface
+    @property
+    def to_move(self) -> int | None:
+        """The seat to act, or None once the game is over."""
+        return None if self.finished else self.state.to_move
+
+    @property
+    def hand_index(self) -> int:
+        """0-based number of the hand in play (or the last hand, once finished)."""
+        return self.state.hand_index
+
+    def legal_ids(self) -> list[int]:
+        """Sorted ids of every legal atomic move for ``to_move``."""
+        return [] if self.finished else H.legal_ids(self.state)
+
+    def legal_moves(self) -> list[Move]:
+        """Every legal atomic move for ``to_move``, in id order, naming cards the player holds."""
+        return [H.move_of_id(self.state, mid) for mid in self.legal_ids()]
+
+    def move_of_id(self, mid: int) -> Move:
+        """The Move an atomic id stands for now."""
+        return H.move_of_id(self.state, mid)
+
+    def verify(self, move: Move) -> None:
+        """Raise IllegalMove (rule and reason) if ``move`` is not legal now; changes nothing."""
+        if self.finished:
+            raise IllegalMove("game_end", "The game is over.", move_text(move))
+        why = H.check(self.state, move)
+        if why is not None:
+            raise IllegalMove.of(why, move_text(move))
+
+    def is_legal(self, move: Move) -> bool:
+        """True if ``move`` is legal now."""
+        return not self.finished and H.check(self.state, move) is None
+
+    def apply(self, move: Move) -> list[Event]:
+        """Verify and play ``move``; returns what it caused. Raises IllegalMove and changes nothing if illegal."""
+        self.verify(move)
+        text = move_text(move)
+        events = H._apply_checked(self.state, move)
+        self.history[-1].append(text)
+        if self.state.phase is Phase.OVER:
+            self._finish_hand(events)
+        return events
+
+    def apply_id(self, mid: int) -> list[Event]:
+        """Play an atomic move by id."""
+        return self.apply(H.move_of_id(self.state, mid))
+
+    def apply_text(self, text: str) -> list[Event]:
+        """Play a move written in the notation (raises MoveSyntaxError or IllegalMove)."""
+        return self.apply(parse_move(text))
+
+    @property
+    def hand_over_reason(self) -> EndReason:
+        """Why the current hand ended (NONE while it is in play)."""
+        return self.state.end_reason

@@ -1,0 +1,256 @@
+"""Moves: what a player does, their stable integer ids, and the public text notation.
+
+Text forms (the actor is always whoever is to move)::
+
+    draw
+    pickup KS KH [| G2 ...]     take the discard pile; the first group goes with the top card
+    meld KS KH KD [| 8S 8H 2C]  lay groups; "K: 2C JK" names the target rank of a group of wilds
+    discard 5H
+    ask / yes / no               "May I go out?" and the partner's answer
+
+Atomic moves have ids (``move_id``): ``draw``, a pickup with 0-3 naturals from the hand, a discard of
+one kind, ask/yes/no, and a single meld group of one card or of three cards. A meld or pickup of several
+groups (an opening) is a compound move: it is verified as a unit and has no id (``-1``).
+Ids depend only on kinds, never on suits; ``Move`` objects name exact cards.
+"""
+
+from __future__ import annotations
+
+from enum import IntEnum
+from typing import NamedTuple
+
+from handfoot import cards as C
+
+
+class Action(IntEnum):
+    """The kinds of move."""
+
+    DRAW = 0
+    PICKUP = 1
+    MELD = 2
+    DISCARD = 3
+    ASK = 4
+    YES = 5
+    NO = 6
+
+
+class Group(NamedTuple):
+    """Cards laid together on one meld (``rank`` is the meld's rank kind; ``C.WILD_RANK`` for wild melds)."""
+
+    rank: int
+    cards: tuple[int, ...]
+
+
+class Move(NamedTuple):
+    """One move. ``groups`` for meld and pickup (pickup: the first group goes with the top card);
+    ``card`` for discard (``-1`` otherwise)."""
+
+    action: Action
+    groups: tuple[Group, ...] = ()
+    card: int = -1
+
+    def __str__(self) -> str:
+        return move_text(self)
+
+
+class MoveSyntaxError(ValueError):
+    """A move's text that does not follow the notation."""
+
+
+# --- stable ids ---------------------------------------------------------------------------------
+DRAW_ID = 0
+PICKUP_BASE = 1  # + naturals from hand (0..3)
+MAX_PICKUP_NATURALS = 3
+DISCARD_BASE = 8  # + kind
+ASK_ID = 23
+YES_ID = 24
+NO_ID = 25
+NEW_BASE = 32  # + rank * 8 + combo index
+ADD_BASE = 160  # + rank * 3 + card type (0 natural, 1 joker, 2 deuce)
+NUM_MOVE_IDS = ADD_BASE + 3 * C.NUM_KINDS
+
+# Three-card groups: (naturals, jokers, deuces).
+TRIPLE_COMBOS: tuple[tuple[int, int, int], ...] = (
+    (3, 0, 0),
+    (2, 1, 0),
+    (2, 0, 1),
+    (0, 3, 0),
+    (0, 2, 1),
+    (0, 1, 2),
+    (0, 0, 3),
+)
+_COMBO_INDEX = {combo: i for i, combo in enumerate(TRIPLE_COMBOS)}
+ADD_TYPES = ("natural", "joker", "deuce")
+
+
+def triple_id(rank: int, naturals: int, jokers: int, deuces: int) -> int:
+    """The id of a three-card meld group, or -1 if that mix has none."""
+    index = _COMBO_INDEX.get((naturals, jokers, deuces), -1)
+    return -1 if index < 0 else NEW_BASE + rank * 8 + index
+
+
+def single_id(rank: int, kind: int) -> int:
+    """The id of a one-card meld group of ``kind`` laid on a meld of ``rank``."""
+    card_type = 1 if kind == C.JOKER else 2 if kind == C.DEUCE else 0
+    return ADD_BASE + rank * 3 + card_type
+
+
+def group_counts(group: Group) -> tuple[int, int, int]:
+    """(naturals, jokers, deuces) of a group."""
+    jokers = deuces = 0
+    for card in group.cards:
+        kind = C.KIND_OF[card]
+        if kind == C.JOKER:
+            jokers += 1
+        elif kind == C.DEUCE:
+            deuces += 1
+    return len(group.cards) - jokers - deuces, jokers, deuces
+
+
+def move_id(move: Move) -> int:
+    """The stable id of an atomic move, or -1 for a compound move."""
+    action = move.action
+    if action is Action.DRAW:
+        return DRAW_ID
+    if action is Action.DISCARD:
+        return DISCARD_BASE + C.KIND_OF[move.card]
+    if action is Action.ASK:
+        return ASK_ID
+    if action is Action.YES:
+        return YES_ID
+    if action is Action.NO:
+        return NO_ID
+    if len(move.groups) != 1:
+        return -1
+    group = move.groups[0]
+    naturals, jokers, deuces = group_counts(group)
+    if action is Action.PICKUP:
+        if jokers or deuces or naturals > MAX_PICKUP_NATURALS:
+            return -1
+        return PICKUP_BASE + naturals
+    if len(group.cards) == 1:
+        return single_id(group.rank, C.KIND_OF[group.cards[0]])
+    if len(group.cards) == 3:
+        return triple_id(group.rank, naturals, jokers, deuces)
+    return -1
+
+
+class DecodedId(NamedTuple):
+    """An id taken apart: the action and, where they apply, the rank/kind and the group's mix."""
+
+    action: Action
+    kind: int = -1
+    naturals: int = 0
+    jokers: int = 0
+    deuces: int = 0
+
+
+def decode_id(mid: int) -> DecodedId:
+    """Take an atomic id apart; raises ValueError for a number that is no move id."""
+    if mid == DRAW_ID:
+        return DecodedId(Action.DRAW)
+    if PICKUP_BASE <= mid <= PICKUP_BASE + MAX_PICKUP_NATURALS:
+        return DecodedId(Action.PICKUP, naturals=mid - PICKUP_BASE)
+    if DISCARD_BASE <= mid < DISCARD_BASE + C.NUM_KINDS:
+        return DecodedId(Action.DISCARD, kind=mid - DISCARD_BASE)
+    if mid == ASK_ID:
+        return DecodedId(Action.ASK)
+    if mid == YES_ID:
+        return DecodedId(Action.YES)
+    if mid == NO_ID:
+        return DecodedId(Action.NO)
+    if NEW_BASE <= mid < NEW_BASE + 8 * C.NUM_KINDS:
+        rank, index = divmod(mid - NEW_BASE, 8)
+        if index < len(TRIPLE_COMBOS) and rank in (*C.MELD_RANKS, C.WILD_RANK):
+            naturals, jokers, deuces = TRIPLE_COMBOS[index]
+            if (rank == C.WILD_RANK) == (naturals == 0):
+                return DecodedId(Action.MELD, rank, naturals, jokers, deuces)
+    if ADD_BASE <= mid < NUM_MOVE_IDS:
+        rank, card_type = divmod(mid - ADD_BASE, 3)
+        if rank in (*C.MELD_RANKS, C.WILD_RANK) and not (rank == C.WILD_RANK and card_type == 0):
+            return DecodedId(Action.MELD, rank, int(card_type == 0), int(card_type == 1), int(card_type == 2))
+    raise ValueError(f"{mid} is not a move id")
+
+
+# --- text -----------------------------------------------------------------------------------------
+def _group_text(group: Group, with_target: bool) -> str:
+    body = " ".join(C.CODE_OF[c] for c in group.cards)
+    natural_present = any(not C.is_wild(C.KIND_OF[c]) for c in group.cards)
+    if with_target and not natural_present:
+        return f"{C.RANK_LETTER[group.rank]}: {body}"
+    return body
+
+
+def move_text(move: Move) -> str:
+    """The notation of a move."""
+    action = move.action
+    if action is Action.DISCARD:
+        return f"discard {C.CODE_OF[move.card]}"
+    if action in (Action.MELD, Action.PICKUP):
+        word = "meld" if action is Action.MELD else "pickup"
+        parts = [
+            _group_text(g, with_target=not (action is Action.PICKUP and i == 0)) for i, g in enumerate(move.groups)
+        ]
+        return (word + " " + " | ".join(parts)).rstrip()
+    return action.name.lower()
+
+
+def _parse_group(text: str, pickup_first: bool) -> Group:
+    target = -1
+    if ":" in text:
+        head, _, text = text.partition(":")
+        try:
+            target = C.parse_rank(head)
+        except C.CardError as exc:
+            raise MoveSyntaxError(str(exc)) from None
+    tokens = text.split()
+    if not tokens and not pickup_first:
+        raise MoveSyntaxError("a group needs at least one card")
+    try:
+        cards = tuple(C.parse_card(t) for t in tokens)
+    except C.CardError as exc:
+        raise MoveSyntaxError(str(exc)) from None
+    ranks = {C.KIND_OF[c] for c in cards if not C.is_wild(C.KIND_OF[c])}
+    if len(ranks) > 1:
+        names = ", ".join(sorted(C.KIND_PLURALS[r] for r in ranks))
+        raise MoveSyntaxError(f"a group holds one rank (with wilds), not {names}: separate groups with |")
+    if ranks:
+        rank = ranks.pop()
+        if rank == C.RED_THREE:
+            raise MoveSyntaxError("red 3s are never melded")
+        if target >= 0 and target != rank:
+            raise MoveSyntaxError(f"the group names rank {C.RANK_LETTER[target]} but holds {C.KIND_PLURALS[rank]}")
+        return Group(rank, cards)
+    if pickup_first:
+        return Group(-1, cards)  # the top card's rank, filled in by the engine
+    if target < 0:
+        raise MoveSyntaxError("a group of wilds only must name its rank first, as in 'K: 2C JK' (W: for a wild meld)")
+    return Group(target, cards)
+
+
+def parse_move(text: str) -> Move:
+    """The Move a text names; raises MoveSyntaxError (saying what the notation allows) otherwise."""
+    words = text.strip().split(None, 1)
+    if not words:
+        raise MoveSyntaxError("an empty move: use draw, pickup, meld, discard, ask, yes or no")
+    verb = words[0].lower()
+    rest = words[1] if len(words) > 1 else ""
+    if verb in ("draw", "ask", "yes", "no"):
+        if rest.strip():
+            raise MoveSyntaxError(f"'{verb}' takes nothing after it")
+        return Move(Action[verb.upper()])
+    if verb == "discard":
+        tokens = rest.split()
+        if len(tokens) != 1:
+            raise MoveSyntaxError("discard names exactly one card, as in 'discard 5H'")
+        try:
+            return Move(Action.DISCARD, card=C.parse_card(tokens[0]))
+        except C.CardError as exc:
+            raise MoveSyntaxError(str(exc)) from None
+    if verb in ("meld", "pickup"):
+        pieces = rest.split("|")
+        groups = tuple(_parse_group(p, verb == "pickup" and i == 0) for i, p in enumerate(pieces))
+        if verb == "meld" and not rest.strip():
+            raise MoveSyntaxError("meld needs at least one group of cards")
+        return Move(Action.MELD if verb == "meld" else Action.PICKUP, groups)
+    raise MoveSyntaxError(f"{verb!r} is not a move: use draw, pickup, meld, discard, ask, yes or no")
