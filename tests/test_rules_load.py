@@ -1,0 +1,382 @@
+"""Rule files: ``extends`` a preset, override options, and every bad file or value is refused clearly.
+
+The common variants RULES.md and the sheets mention are each a small rule file away:
+13-card hands (000: 'Some tables deal 13 and 13'), 2 clean + 3 dirty books to go out, taking the top 7
+of the pile, at most 3 wilds in a meld, and a 1500-point wild book.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from handfoot import cards as C
+from handfoot.rules import RuleError, RuleSet, apply_overrides, load_rules, preset, rules_from_mapping
+
+
+def write(tmp_path: Path, text: str, name: str = "house.toml") -> Path:
+    """A rule file with ``text`` in ``tmp_path``."""
+    path = tmp_path / name
+    path.write_text(text, "utf-8")
+    return path
+
+
+# --- extends and overrides
+
+
+def test_file_extends_a_preset_and_overrides_some_options(tmp_path: Path) -> None:
+    """A file names its base with ``extends``; what it does not set comes from that preset (003 marmot)."""
+    path = write(tmp_path, 'extends = "marmot"\nhand_size = 11\nfoot_size = 11\n', "our-marmot.toml")
+    rules = load_rules(path)
+    assert (rules.hand_size, rules.foot_size) == (11, 11)
+    assert rules.name == "our-marmot"  # a file without a name is named after itself
+    base = preset("marmot")
+    assert rules.max_wilds == base.max_wilds == 2
+    assert rules.pickup_allowed is False
+    assert rules.going_out_bonus == 0
+
+
+def test_file_without_extends_builds_on_kitchen_table(tmp_path: Path) -> None:
+    """The default base is kitchen-table (000)."""
+    rules = load_rules(write(tmp_path, "going_out_bonus = 250\n"))
+    assert rules.going_out_bonus == 250
+    assert rules.target_score == 10000
+    assert rules.red_threes == "lay_down"
+
+
+def test_a_file_may_name_itself(tmp_path: Path) -> None:
+    """``name``, ``title`` and ``summary`` are options like any other."""
+    rules = load_rules(write(tmp_path, 'extends = "in-laws"\nname = "grandma"\ntitle = "Grandma\'s way"\n'))
+    assert (rules.name, rules.title) == ("grandma", "Grandma's way")
+    assert rules.go_out_clean == 3  # 004: '3 clean books'
+
+
+def test_apply_overrides_marks_the_rule_set_as_custom() -> None:
+    """Overriding a preset without naming the result gives ``<preset>+custom`` (000 base)."""
+    rules = apply_overrides(preset("kitchen-table"), {"draw_count": 1})
+    assert rules.name == "kitchen-table+custom"
+    assert apply_overrides(rules, {"draw_count": 3}).name == "kitchen-table+custom"
+    assert preset("kitchen-table").draw_count == 2, "the preset itself is unchanged"
+
+
+def test_apply_overrides_with_nothing_changes_nothing() -> None:
+    """No overrides, no new name: the preset comes back equal (002 family)."""
+    assert apply_overrides(preset("family"), {}) == preset("family")
+
+
+def test_card_values_override_merges_with_the_base() -> None:
+    """Setting one card's value keeps the base's others: family's 8s stay worth 5 (002 '2 Eights = 2 x 5')."""
+    rules = rules_from_mapping({"extends": "family", "card_values": {"A": 25}})
+    assert rules.card_value(C.ACE) == 25
+    assert rules.card_value(C.EIGHT) == 5
+    assert rules.card_value(C.JOKER) == 50
+
+
+def test_decks_by_players_table_in_a_file(tmp_path: Path) -> None:
+    """A players -> decks table in TOML (string keys there), as 001 head-and-foot's '4 Decks ... 6 Decks'."""
+    rules = load_rules(write(tmp_path, 'extends = "kitchen-table"\ndecks_by_players = { 4 = 6, 6 = 8 }\n'))
+    assert rules.decks_for(4) == 6
+    assert rules.decks_for(6) == 8
+    assert rules.decks_for(3) == 4, "counts not in the table still use decks_extra"
+
+
+def test_mapping_source_is_loaded_like_a_file() -> None:
+    """load_rules takes a table too (what a game record or the server sends)."""
+    rules = load_rules({"extends": "head-and-foot", "permission": "optional"})
+    assert rules.permission == "optional"
+    assert rules.go_out_dirty == 2  # 001: 'two unnatural canastas'
+
+
+# --- the common variants, each a small file
+
+
+VARIANTS: list[tuple[str, str, dict[str, Any]]] = [
+    (
+        "thirteen-card-hands",
+        'extends = "kitchen-table"\nhand_size = 13\nfoot_size = 13\n',  # 000: 'Some tables deal 13 and 13'
+        {"hand_size": 13, "foot_size": 13},
+    ),
+    (
+        "two-clean-three-dirty",
+        'extends = "kitchen-table"\ngo_out_books = 0\ngo_out_clean = 2\ngo_out_dirty = 3\n',
+        {"go_out_books": 0, "go_out_clean": 2, "go_out_dirty": 3},
+    ),
+    (
+        "take-the-top-seven",
+        'extends = "in-laws"\npickup_count = 7\n',  # 004 takes the top card + 4; this house takes 7
+        {"pickup_count": 7, "pickup_rest_from": "pile"},
+    ),
+    (
+        "at-most-three-wilds",
+        'extends = "kitchen-table"\nmax_wilds = 3\n',
+        {"max_wilds": 3, "wild_limit": "at_most_naturals"},
+    ),
+    (
+        "wild-books",
+        'extends = "kitchen-table"\nwild_melds = true\nwild_book_bonus = 1500\n',
+        {"wild_melds": True, "wild_book_bonus": 1500},
+    ),
+    (
+        "wild-book-to-go-out",
+        'extends = "kitchen-table"\nwild_melds = true\nwild_book_bonus = 1500\ngo_out_wild = 1\n',
+        {"wild_melds": True, "go_out_wild": 1},
+    ),
+    (
+        "kitchen-table-clean-and-dirty",
+        # 000: 'Some tables also require one clean canasta and one dirty canasta'
+        'extends = "kitchen-table"\ngo_out_books = 0\ngo_out_clean = 1\ngo_out_dirty = 1\n',
+        {"go_out_clean": 1, "go_out_dirty": 1},
+    ),
+    (
+        "head-and-foot-at-most-naturals",
+        # 001: 'You may not have more wild cards than natural ones'
+        'extends = "head-and-foot"\nwild_limit = "at_most_naturals"\n',
+        {"wild_limit": "at_most_naturals"},
+    ),
+    (
+        "family-unlock-from-stock",
+        # 002 section 5: 'Draw 5 additional cards from the draw pile', without the 'already met' condition
+        'extends = "family"\npickup_rest_from = "stock"\npickup_before_down = "with_opening"\n',
+        {"pickup_rest_from": "stock", "pickup_count": 6},
+    ),
+    (
+        "in-laws-foot-seen",
+        # 004 via RULES.md: 'an option lets a player look at both first'
+        'extends = "in-laws"\npick_foot_seen = true\n',
+        {"pick_foot_seen": True},
+    ),
+    (
+        "kitchen-table-six-as-pairs",
+        'extends = "kitchen-table"\npartners_at = [4, 6]\n',  # 000: 'at six you can make three pairs'
+        {"partners_at": (4, 6)},
+    ),
+]
+
+
+@pytest.mark.parametrize(("name", "text", "expected"), VARIANTS, ids=[v[0] for v in VARIANTS])
+def test_common_variant_is_a_small_rule_file(
+    tmp_path: Path, name: str, text: str, expected: dict[str, Any]
+) -> None:
+    """Each common variant loads from a few lines of TOML and sets what it says."""
+    rules = load_rules(write(tmp_path, text, f"{name}.toml"))
+    assert isinstance(rules, RuleSet)
+    assert rules.name == name
+    for option, value in expected.items():
+        assert getattr(rules, option) == value, option
+
+
+# --- bad files and values
+
+
+def refused(source: str | Path | dict[str, Any]) -> RuleError:
+    """The RuleError that loading ``source`` raises (the test fails if it loads)."""
+    with pytest.raises(RuleError) as info:
+        load_rules(source)
+    return info.value
+
+
+def assert_names(err: RuleError, option: str, value: object, allowed_words: str) -> None:
+    """The error names the option, shows the bad value and says what is allowed."""
+    assert err.option == option
+    assert err.value == value
+    assert allowed_words in err.allowed
+    message = str(err)
+    assert repr(option) in message
+    assert repr(value) in message
+    assert "allowed: " in message and allowed_words in message
+
+
+def test_unknown_option_is_refused_by_name(tmp_path: Path) -> None:
+    """A misspelt option is an error, not silently ignored."""
+    err = refused(write(tmp_path, "hand_sise = 13\n"))
+    assert_names(err, "hand_sise", 13, "a known option")
+    assert "unknown option" in str(err)
+
+
+@pytest.mark.parametrize(
+    ("text", "option", "value", "allowed"),
+    [
+        ('hand_size = "13"\n', "hand_size", "13", "a whole number"),
+        ("hand_size = 12.5\n", "hand_size", 12.5, "a whole number"),
+        ("hand_size = true\n", "hand_size", True, "a whole number"),
+        ('first_upcard = "yes"\n', "first_upcard", "yes", "true or false"),
+        ("first_upcard = 1\n", "first_upcard", 1, "true or false"),
+        ("players_allowed = 4\n", "players_allowed", 4, "a list of whole numbers"),
+        ('opening_minimums = [50, "90"]\n', "opening_minimums", [50, "90"], "a list of whole numbers"),
+        ("title = 7\n", "title", 7, "text"),
+        ("card_values = [1, 2]\n", "card_values", [1, 2], "a table giving whole-number points"),
+        (
+            'card_values = { A = "twenty" }\n',
+            "card_values",
+            {"A": "twenty"},
+            "a table giving whole-number points",
+        ),
+        ("decks_by_players = 6\n", "decks_by_players", 6, "a table of player count"),
+        ("decks_by_players = { 4 = 6.5 }\n", "decks_by_players", {"4": 6.5}, "whole number of decks"),
+        ("extends = 3\n", "extends", 3, "one of kitchen-table, head-and-foot, family, marmot, in-laws"),
+    ],
+)
+def test_wrong_type_is_refused(tmp_path: Path, text: str, option: str, value: object, allowed: str) -> None:
+    """A value of the wrong type names the option, the value and the type wanted."""
+    assert_names(refused(write(tmp_path, text)), option, value, allowed)
+
+
+@pytest.mark.parametrize(
+    ("text", "option", "value", "allowed"),
+    [
+        ("hand_size = 0\n", "hand_size", 0, "from 1 to 30"),
+        ("book_size = 25\n", "book_size", 25, "from 3 to 20"),
+        ("draw_count = 0\n", "draw_count", 0, "from 1 to 5"),
+        ("players_allowed = [4, 7]\n", "players_allowed", [4, 7], "player counts from 2 to 6"),
+        ("default_players = 7\n", "default_players", 7, "one of [2, 3, 4, 5, 6]"),
+        ("partners_at = [3]\n", "partners_at", [3], "even player counts of 4 or 6"),
+        ("pickup_count = 1\n", "pickup_count", 1, "0 (the whole pile) or 2 or more"),
+        ("pickup_naturals_on_meld = 3\n", "pickup_naturals_on_meld", 3, "from 0 to 2"),
+        ("opening_thresholds = [5000, 3000]\n", "opening_thresholds", [5000, 3000], "strictly rising"),
+        ("opening_minimums = [50, 90]\n", "opening_minimums", [50, 90], "4 minimums with opening_by = score"),
+        ('card_values = { "3B" = -5 }\n', "card_values", {"3B": -5}, "points >= 0"),
+        ("short_opening_penalty = -300\n", "short_opening_penalty", -300, "the points taken away"),
+        ("red_three_held = 300\n", "red_three_held", 300, "a whole number <= 0"),
+        ("going_out_bonus = -100\n", "going_out_bonus", -100, "a whole number >= 0"),
+        ("go_out_clean = 11\n", "go_out_clean", 11, "from 0 to 10"),
+        ("go_out_clean = 6\ngo_out_dirty = 6\n", "go_out_clean", 6, "go_out_clean + go_out_dirty <= 11"),
+        (  # 001: four players share 4 decks (216 cards) and would need 241
+            'extends = "head-and-foot"\nhand_size = 30\nfoot_size = 30\n',
+            "hand_size",
+            30,
+            "fits the 216-card shoe for 4 players",
+        ),
+        ("pick_foot_seen = true\nhand_size = 13\n", "pick_foot_seen", True, "hand_size = foot_size"),
+    ],
+)
+def test_out_of_range_value_is_refused(
+    tmp_path: Path, text: str, option: str, value: object, allowed: str
+) -> None:
+    """A value outside what the rules can use names the option, the value and the range."""
+    assert_names(refused(write(tmp_path, text)), option, value, allowed)
+
+
+@pytest.mark.parametrize(
+    ("option", "value", "allowed"),
+    [
+        ("wild_limit", "fewest", "one of 'at_most_naturals', 'fewer_than_naturals'"),
+        ("red_threes", "discard", "one of 'lay_down', 'hold'"),
+        ("permission", "ask", "one of 'none', 'required', 'optional'"),
+        ("pickup_before_down", 1, "one of 'never', 'with_opening', 'opening_in_hand'"),
+    ],
+)
+def test_unknown_enum_value_lists_the_choices(option: str, value: object, allowed: str) -> None:
+    """An unknown choice lists every allowed choice."""
+    assert_names(refused({option: value}), option, value, allowed)
+
+
+def test_unknown_preset_is_refused_with_the_list() -> None:
+    """``extends`` must name one of the five presets (000-004)."""
+    err = refused({"extends": "grandmas"})
+    assert_names(err, "extends", "grandmas", "one of kitchen-table, head-and-foot, family, marmot, in-laws")
+
+
+def test_no_such_preset_or_file() -> None:
+    """A name that is neither a preset nor a file says both were tried."""
+    err = refused("kitchen")
+    assert_names(err, "rules", "kitchen", "a preset (kitchen-table, head-and-foot, family, marmot, in-laws)")
+    assert "no such preset or file" in str(err)
+
+
+def test_bad_toml_is_refused(tmp_path: Path) -> None:
+    """A file that does not parse as TOML says so and where."""
+    path = write(tmp_path, "hand_size = = 13\n")
+    err = refused(path)
+    assert_names(err, "rules", str(path), "a TOML file")
+    assert "does not parse" in str(err)
+    assert "line 1" in str(err)
+
+
+def test_directory_is_refused_not_crashed_on(tmp_path: Path) -> None:
+    """A path that is not a readable file gives a RuleError, not an OSError."""
+    err = refused(tmp_path)
+    assert_names(err, "rules", str(tmp_path), "a readable UTF-8 TOML file")
+
+
+def test_non_utf8_file_is_refused(tmp_path: Path) -> None:
+    """A file that is not UTF-8 text gives a RuleError."""
+    path = tmp_path / "latin1.toml"
+    path.write_bytes('title = "Grand-mère"\n'.encode("latin-1"))
+    assert_names(refused(path), "rules", str(path), "a readable UTF-8 TOML file")
+
+
+def test_go_out_wild_needs_wild_melds() -> None:
+    """Wild books to go out, on a table that allows no wild melds (000 kitchen-table has none)."""
+    assert_names(refused({"go_out_wild": 1}), "go_out_wild", 1, "0 unless wild_melds = true")
+
+
+def test_wild_book_cannot_be_required_when_max_wilds_forbids_it() -> None:
+    """With at most 3 wilds in a meld, a 7-card wild book can never be made, so it cannot be needed."""
+    err = refused({"wild_melds": True, "go_out_wild": 1, "max_wilds": 3})
+    assert_names(err, "go_out_wild", 1, "max_wilds = 0 or >= 7")
+
+
+def test_wild_limits_that_forbid_every_dirty_book_are_refused_when_one_is_needed() -> None:
+    """Naturals > wilds (001/003/004) with 7 naturals required leaves no room for a wild in a 7-card book."""
+    err = refused({"extends": "marmot", "min_naturals": 7})
+    assert_names(err, "go_out_dirty", 1, "no 7-card book can hold a wild")
+
+
+def test_wild_limits_with_more_naturals_than_the_shoe_holds_make_every_meld_impossible() -> None:
+    """A one-deck shoe holds 4 of a rank: requiring 5 naturals makes every meld impossible."""
+    err = refused(
+        {
+            "players_allowed": [2],
+            "default_players": 2,
+            "decks_by_players": {"2": 1},
+            "hand_size": 5,
+            "foot_size": 5,
+            "min_naturals": 5,
+        }
+    )
+    assert_names(err, "min_naturals", 5, "at most 4 (the shoe's copies of a rank)")
+    assert "no meld could ever be made" in str(err)
+
+
+def test_books_to_go_out_that_the_shoe_cannot_hold_are_refused() -> None:
+    """Clean books of 9 from a one-deck shoe (4 of a rank) can never be made."""
+    err = refused(
+        {
+            "players_allowed": [2],
+            "default_players": 2,
+            "decks_by_players": {"2": 1},
+            "hand_size": 5,
+            "foot_size": 5,
+            "book_size": 9,
+            "go_out_books": 0,
+            "go_out_clean": 1,
+        }
+    )
+    assert_names(err, "book_size", 9, "at most 4 for 2 players")
+
+
+def test_any_book_to_go_out_with_no_book_possible_is_refused() -> None:
+    """One book of any kind, of 12 cards, from a one-deck shoe with at most 2 wilds: none can be made."""
+    err = refused(
+        {
+            "players_allowed": [2],
+            "default_players": 2,
+            "decks_by_players": {"2": 1},
+            "hand_size": 5,
+            "foot_size": 5,
+            "book_size": 12,
+            "max_wilds": 2,
+        }
+    )
+    assert_names(err, "book_size", 12, "a size a book can reach with 2 players")
+
+
+def test_a_refused_override_leaves_the_preset_unchanged() -> None:
+    """Bad input changes nothing: the cached preset is the same object with the same values after."""
+    before = preset("head-and-foot")
+    with pytest.raises(RuleError):
+        apply_overrides(before, {"hand_size": 0})
+    assert preset("head-and-foot") is before
+    assert before.hand_size == 13
