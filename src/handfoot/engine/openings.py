@@ -1,0 +1,145 @@
+"""Openings: a few sensible compound moves that lay a side's first melds (several groups at once).
+
+The atomic move set can only open with one group; openings of several groups are compound moves.
+``opening_moves`` proposes a handful of them (every one verified legal), for bots, random play and hints:
+it does not list every possible opening.
+"""
+
+from __future__ import annotations
+
+from handfoot import cards as C
+from handfoot.engine import hand as H
+from handfoot.engine.moves import Action, Group, Move
+from handfoot.engine.state import HandState, Phase
+from handfoot.rules.options import PickupBeforeDown, WildLimit
+
+
+def _wild_room(s: HandState, naturals: int, wilds: int) -> int:
+    """How many more wilds a meld of ``naturals`` and ``wilds`` may take."""
+    rules = s.rules
+    cap = naturals if rules.wild_limit is WildLimit.AT_MOST_NATURALS else naturals - 1
+    if rules.max_wilds:
+        cap = min(cap, rules.max_wilds)
+    return max(cap - wilds, 0)
+
+
+def _build(s: HandState, counts: list[int], jokers_first: bool, lean: bool) -> list[tuple[int, int, int, int]]:
+    """Groups (rank, naturals, jokers, deuces) from kind ``counts``: clean groups of 3+, pairs with a wild,
+    then spare wilds onto groups while the limits allow. ``lean``: stop adding once the minimum is reached."""
+    rules = s.rules
+    values = rules.card_values
+    jokers, deuces = counts[C.JOKER], counts[C.DEUCE]
+    ranks = sorted(range(C.ACE, C.FOUR + 1), key=lambda r: -counts[r] * values[r])
+    groups: list[list[int]] = []
+    for rank in ranks:
+        if counts[rank] >= 3 and counts[rank] >= rules.min_naturals:
+            groups.append([rank, counts[rank], 0, 0])
+    for rank in ranks:
+        if counts[rank] == 2 and rules.min_naturals <= 2 and jokers + deuces and _wild_room(s, 2, 0):
+            if jokers_first and jokers or not deuces:
+                groups.append([rank, 2, 1, 0])
+                jokers -= 1
+            else:
+                groups.append([rank, 2, 0, 1])
+                deuces -= 1
+    if lean:
+        groups.sort(key=lambda g: -(g[1] * values[g[0]] + g[2] * values[C.JOKER] + g[3] * values[C.DEUCE]))
+    minimum = s.minimums[s.seating.owner_of[s.to_move]]
+
+    def points(chosen: list[list[int]]) -> int:
+        return sum(g[1] * values[g[0]] + g[2] * values[C.JOKER] + g[3] * values[C.DEUCE] for g in chosen)
+
+    if lean:
+        chosen: list[list[int]] = []
+        for group in groups:
+            chosen.append(group)
+            if points(chosen) >= minimum:
+                break
+        groups = chosen
+    for group in groups:
+        while points(groups) < minimum and (jokers or deuces) and _wild_room(s, group[1], group[2] + group[3]):
+            if jokers_first and jokers or not deuces:
+                group[2] += 1
+                jokers -= 1
+            else:
+                group[3] += 1
+                deuces -= 1
+    return [(g[0], g[1], g[2], g[3]) for g in groups]
+
+
+def _to_groups(s: HandState, seat: int, specs: list[tuple[int, int, int, int]], skip: dict[int, int]) -> list[Group]:
+    taken = dict(skip)
+    out = []
+    for rank, naturals, jokers, deuces in specs:
+        cards = H._pick_cards(s, seat, rank, naturals, taken)
+        cards += H._pick_cards(s, seat, C.JOKER, jokers, taken)
+        cards += H._pick_cards(s, seat, C.DEUCE, deuces, taken)
+        out.append(Group(rank, tuple(cards)))
+    return out
+
+
+def opening_moves(s: HandState) -> list[Move]:
+    """Up to a few legal compound openings for the player to move (empty once their side is down)."""
+    seat = s.to_move
+    owner = s.seating.owner_of[seat]
+    if s.down[owner] or s.phase not in (Phase.DRAW, Phase.PLAY):
+        return []
+    out: list[Move] = []
+    if s.phase is Phase.PLAY:
+        counts = list(s.hands[seat])
+        for jokers_first in (False, True):
+            for lean in (True, False):
+                groups = _to_groups(s, seat, _build(s, counts, jokers_first, lean), {})
+                move = Move(Action.MELD, tuple(groups))
+                if groups and move not in out and H.check(s, move) is None:
+                    out.append(move)
+        return out
+    # Draw phase: an opening made on taking the pile (where the rules allow it before going down).
+    if H._top_refusal(s, seat) is not None or s.rules.pickup_before_down is PickupBeforeDown.NEVER:
+        return []
+    top = C.KIND_OF[s.pile[-1]]
+    needed = H.pickup_needed(s, seat)
+    if s.hands[seat][top] < needed:
+        return []
+    first_taken: dict[int, int] = {}
+    first = Group(top, tuple(H._pick_cards(s, seat, top, needed, first_taken)))
+    counts = list(s.hands[seat])
+    counts[top] -= needed
+    if s.rules.pickup_before_down is PickupBeforeDown.WITH_OPENING:
+        for card in H._pile_taken(s):
+            counts[C.KIND_OF[card]] += 1
+    for jokers_first in (False, True):
+        specs = [g for g in _build(s, counts, jokers_first, lean=False) if g[0] != top]
+        if not specs:
+            continue
+        groups = _to_groups_with_pile(s, seat, specs, first_taken)
+        move = Move(Action.PICKUP, (first, *groups))
+        if move not in out and H.check(s, move) is None:
+            out.append(move)
+    return out
+
+
+def _to_groups_with_pile(
+    s: HandState, seat: int, specs: list[tuple[int, int, int, int]], skip: dict[int, int]
+) -> list[Group]:
+    """Like ``_to_groups`` but drawing on the cards that will come with the pile when the hand runs short."""
+    extra: dict[int, list[int]] = {}
+    for card in H._pile_taken(s):
+        extra.setdefault(C.KIND_OF[card], []).append(card)
+    taken = dict(skip)
+    held = s.hand_cards[seat]
+    out = []
+    for rank, naturals, jokers, deuces in specs:
+        cards: list[int] = []
+        for kind, count in ((rank, naturals), (C.JOKER, jokers), (C.DEUCE, deuces)):
+            for _ in range(count):
+                card = next((c for c in C.IDS_OF_KIND[kind] if held[c] - taken.get(c, 0) > 0), -1)
+                if card >= 0:
+                    taken[card] = taken.get(card, 0) + 1
+                elif extra.get(kind):
+                    card = extra[kind].pop()
+                else:
+                    card = C.IDS_OF_KIND[kind][0]
+                cards.append(card)
+        out.append(Group(rank, tuple(cards)))
+    return out
