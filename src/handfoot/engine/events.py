@@ -26,11 +26,11 @@ class EventType(StrEnum):
 
 
 class Event(NamedTuple):
-    """One thing that happened. ``cards`` lists public cards only; ``count`` is how many (drawn cards
+    """One thing that happened. ``cards`` lists public cards only; ``amount`` is how many (drawn cards
     are counted, never named, so an event may go to every seat)."""
 
     type: EventType
     seat: int
     cards: tuple[int, ...] = ()
-    count: int = 0
+    amount: int = 0
     detail: str = ""

@@ -96,7 +96,7 @@ class Game:
             events.append(Event(EventType.GAME_OVER, -1, detail=str(self.winner)))
             return
         self.state = self._deal(played)
-        events.append(Event(EventType.NEW_HAND, self.state.dealer, count=played))
+        events.append(Event(EventType.NEW_HAND, self.state.dealer, amount=played))
         events.extend(self.deal_events)
 
     # --- the move interface

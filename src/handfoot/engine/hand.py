@@ -643,7 +643,7 @@ def _pick_up_foot(s: HandState, seat: int, events: list[Event]) -> None:
     s.in_foot[seat] = True
     for card in foot:
         _give(s, seat, card)
-    events.append(Event(EventType.FOOT, seat, count=len(foot)))
+    events.append(Event(EventType.FOOT, seat, amount=len(foot)))
     lay_red_threes_from_hand(s, seat, events)
 
 
@@ -731,7 +731,7 @@ def _after_meld(s: HandState, seat: int, events: list[Event]) -> None:
         return
     if rules.empty_without_out is EmptyWithoutOut.DRAW_AGAIN and s.stock:
         drawn = _draw_cards(s, seat, rules.draw_count, events)
-        events.append(Event(EventType.DREW, seat, count=drawn))
+        events.append(Event(EventType.DREW, seat, amount=drawn))
         return
     _end_turn(s, events)
 
@@ -755,7 +755,7 @@ def _apply_checked(s: HandState, move: Move) -> list[Event]:
             _end_hand(s, EndReason.STOCK_EMPTY, events)
             return events
         drawn = _draw_cards(s, seat, rules.draw_count, events)
-        events.append(Event(EventType.DREW, seat, count=drawn))
+        events.append(Event(EventType.DREW, seat, amount=drawn))
         s.phase = Phase.PLAY
         return events
     if action is Action.DISCARD:
@@ -795,7 +795,7 @@ def _apply_checked(s: HandState, move: Move) -> list[Event]:
                 _give(s, seat, card)
                 if visible:
                     s.known[seat][KIND_OF[card]] += 1
-        events.append(Event(EventType.TOOK_PILE, seat, (top_card,), count=len(taken) + 1))
+        events.append(Event(EventType.TOOK_PILE, seat, (top_card,), amount=len(taken) + 1))
         s.phase = Phase.PLAY
         groups = move.groups[1:]
         events.append(Event(EventType.MELDED, seat, (top_card, *first.cards)))
