@@ -1,4 +1,4 @@
-"""Game records: a deal plus moves, as JSON, that replay to the same game.
+"""Game records: the rules, the table, the deals and the moves, as JSON that replays to the same game.
 
 A record::
 
@@ -8,54 +8,67 @@ A record::
                 "discard": ["bottom", ..., "top"]}],
      "moves": ["draw", "meld KS KH KD | 8S 8H 2C", "discard 5H", ...]}
 
-See docs/records.md. ``load_record`` validates and raises ``RecordError`` with a message saying what
-is wrong and what is allowed; ``replay`` plays the moves and stops at the first illegal one.
+docs/records.md describes every key. ``parse_record`` (decoded JSON), ``loads_record`` (JSON text) and
+``load_record`` (a file) validate a record completely, explicit deals included, and raise ``RecordError``
+saying what is wrong and what is allowed. ``replay`` plays the moves and stops before the first one that
+cannot be played; ``report`` describes the resulting position as the JSON object ``handfoot replay
+--json`` prints. ``record_of`` turns a game played through ``Game`` back into a record.
 """
 
 from __future__ import annotations
 
 import json
-from collections.abc import Mapping
-from dataclasses import dataclass, field
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 from handfoot import cards as C
-from handfoot.engine.deal import DealError, DealSpec
+from handfoot.engine.deal import DealError, DealSpec, deal, hand_rng
 from handfoot.engine.errors import IllegalMove
 from handfoot.engine.game import Game
 from handfoot.engine.moves import MoveSyntaxError, parse_move
-from handfoot.rules import RuleError, RuleSet, load_rules, rules_to_mapping
-from handfoot.rules.load import PRESET_NAMES
+from handfoot.engine.state import Seating
+from handfoot.rules import PRESET_NAMES, RuleError, RuleSet, load_rules, preset, rules_to_mapping
+from handfoot.rules.options import GameEnd
 
 RECORD_KEYS = ("rules", "players", "seed", "dealer", "deals", "moves")
+DEAL_KEYS = ("hands", "feet", "stock", "discard")
+DEFAULT_RULES = "kitchen-table"
+# The ``rule`` of a replay error for a move whose text does not follow the notation.
+NOTATION_RULE = "notation"
 
 
 class RecordError(ValueError):
-    """A record that cannot be read or whose cards do not fit the shoe."""
+    """A record that cannot be used: not JSON, an unknown key, a bad value, or cards that do not fit."""
 
 
 @dataclass(frozen=True)
 class Record:
-    """A parsed record: the rule set, the table, the explicit deals, and the moves as text."""
+    """A parsed, validated record.
+
+    ``rules_source`` is what the record's ``rules`` key holds (a preset name or an override table) and
+    ``rules`` the rule set it makes. ``deals`` has one entry per hand from the first, ``None`` for a hand
+    shuffled from the seed. ``moves`` are texts in the move notation, in the order they are played.
+    """
 
     rules: RuleSet
     rules_source: str | dict[str, Any]
     players: int
     seed: int = 0
     dealer: int = 0
-    deals: tuple[DealSpec, ...] = ()
-    moves: tuple[str, ...] = field(default_factory=tuple)
+    deals: tuple[DealSpec | None, ...] = ()
+    moves: tuple[str, ...] = ()
 
     def new_game(self) -> Game:
-        """A fresh game at the record's start (raises RecordError if the deals do not fit)."""
-        try:
-            return Game(self.rules, self.players, self.seed, self.dealer, self.deals)
-        except DealError as exc:
-            raise RecordError(f"deals[0]: {exc}") from None
+        """A fresh ``Game`` at the record's start, before any move."""
+        return Game(self.rules, self.players, self.seed, self.dealer, self.deals)
 
     def to_json(self) -> dict[str, Any]:
-        """The record as JSON-ready data (deals written out in card codes)."""
+        """The record as JSON-ready data, in the record format (cards written as codes).
+
+        ``parse_record(record.to_json()) == record`` holds for every record.
+        """
         out: dict[str, Any] = {
             "rules": self.rules_source,
             "players": self.players,
@@ -63,15 +76,20 @@ class Record:
             "dealer": self.dealer,
         }
         if self.deals:
-            out["deals"] = [_deal_to_json(d) for d in self.deals]
+            out["deals"] = [None if spec is None else deal_to_json(spec) for spec in self.deals]
         out["moves"] = list(self.moves)
         return out
 
+    def dumps(self) -> str:
+        """The record as JSON text (two-space indent, a trailing newline)."""
+        return json.dumps(self.to_json(), indent=2) + "\n"
 
-def _deal_to_json(spec: DealSpec) -> dict[str, Any]:
-    out: dict[str, Any] = {"hands": [C.codes(h) for h in spec.hands]}
+
+def deal_to_json(spec: DealSpec) -> dict[str, Any]:
+    """An explicit deal in the record format: ``hands`` always; ``feet``, ``stock``, ``discard`` if given."""
+    out: dict[str, Any] = {"hands": [C.codes(hand) for hand in spec.hands]}
     if spec.feet is not None:
-        out["feet"] = [C.codes(f) for f in spec.feet]
+        out["feet"] = [C.codes(foot) for foot in spec.feet]
     if spec.stock_top:
         out["stock"] = C.codes(spec.stock_top)
     if spec.discard is not None:
@@ -79,134 +97,303 @@ def _deal_to_json(spec: DealSpec) -> dict[str, Any]:
     return out
 
 
-def _int(data: Mapping[str, Any], key: str, default: int, low: int, high: int | None = None) -> int:
-    value = data.get(key, default)
-    if isinstance(value, bool) or not isinstance(value, int) or value < low or (high is not None and value > high):
-        span = f"from {low} to {high}" if high is not None else f">= {low}"
-        raise RecordError(f"{key!r} is {value!r}; allowed: a whole number {span}")
+# --- reading --------------------------------------------------------------------------------------
+def _whole_number(value: Any, key: str) -> int:
+    if isinstance(value, bool) or not isinstance(value, int):
+        raise RecordError(f"{key} is {value!r}; allowed: a whole number")
     return value
 
 
 def _card_list(value: Any, where: str) -> tuple[int, ...]:
     if not isinstance(value, list) or not all(isinstance(v, str) for v in value):
-        raise RecordError(f"{where} must be a list of card codes such as [\"KS\", \"JK\"]")
+        raise RecordError(f'{where} is {value!r}; allowed: a list of card codes such as ["KS", "TD", "JK"]')
     try:
         return tuple(C.parse_card(v) for v in value)
     except C.CardError as exc:
         raise RecordError(f"{where}: {exc}") from None
 
 
-def _deal_spec(value: Any, index: int, players: int) -> DealSpec:
-    where = f"deals[{index}]"
+def _per_seat(value: Any, where: str, what: str, players: int) -> tuple[tuple[int, ...], ...]:
+    if not isinstance(value, list):
+        raise RecordError(f"{where} is {value!r}; allowed: a list of {players} {what}s, one per seat")
+    if len(value) != players:
+        raise RecordError(
+            f"{where} lists {len(value)} {what}{'s' if len(value) != 1 else ''}; "
+            f"allowed: exactly one per seat ({players})"
+        )
+    return tuple(_card_list(cards, f"{where}[{seat}]") for seat, cards in enumerate(value))
+
+
+def _deal_spec(value: Any, where: str, players: int) -> DealSpec:
     if not isinstance(value, Mapping):
-        raise RecordError(f"{where} must be an object with hands (and optionally feet, stock, discard)")
-    unknown = set(value) - {"hands", "feet", "stock", "discard"}
+        raise RecordError(
+            f"{where} is {value!r}; allowed: an object with hands (feet, stock, discard optional)"
+        )
+    unknown = sorted(str(key) for key in value if key not in DEAL_KEYS)
     if unknown:
-        raise RecordError(f"{where}: unknown key(s) {sorted(unknown)}; allowed: hands, feet, stock, discard")
+        raise RecordError(
+            f"{where}: unknown key {', '.join(map(repr, unknown))}; allowed: {', '.join(DEAL_KEYS)}"
+        )
     if "hands" not in value:
-        raise RecordError(f"{where}: 'hands' is required, one complete Hand per seat")
-    hands = value["hands"]
-    if not isinstance(hands, list) or len(hands) != players:
-        raise RecordError(f"{where}.hands must list one Hand per seat ({players})")
+        raise RecordError(
+            f"{where}: 'hands' is missing; every explicit deal gives one complete Hand per seat"
+        )
     feet = value.get("feet")
-    if feet is not None and (not isinstance(feet, list) or len(feet) != players):
-        raise RecordError(f"{where}.feet must list one Foot per seat ({players}), or be left out")
+    discard = value.get("discard")
     return DealSpec(
-        hands=tuple(_card_list(h, f"{where}.hands[{i}]") for i, h in enumerate(hands)),
-        feet=None if feet is None else tuple(_card_list(f, f"{where}.feet[{i}]") for i, f in enumerate(feet)),
+        hands=_per_seat(value["hands"], f"{where}.hands", "hand", players),
+        feet=None if feet is None else _per_seat(feet, f"{where}.feet", "foot", players),
         stock_top=_card_list(value.get("stock", []), f"{where}.stock"),
-        discard=None if value.get("discard") is None else _card_list(value["discard"], f"{where}.discard"),
+        discard=None if discard is None else _card_list(discard, f"{where}.discard"),
     )
 
 
-def parse_record(data: Any) -> Record:
-    """A Record from decoded JSON; raises RecordError naming what is wrong and what is allowed."""
-    if not isinstance(data, Mapping):
-        raise RecordError("a record is a JSON object with rules, players, seed, dealer, deals and moves")
-    unknown = set(data) - set(RECORD_KEYS)
-    if unknown:
-        raise RecordError(f"unknown key(s) {sorted(unknown)}; allowed: {', '.join(RECORD_KEYS)}")
-    source = data.get("rules", "kitchen-table")
+def _rules_of(source: Any) -> tuple[RuleSet, str | dict[str, Any]]:
+    allowed = (
+        f"a preset name ({', '.join(PRESET_NAMES)}) "
+        f'or an object such as {{"extends": "{DEFAULT_RULES}", <option>: <value>}}'
+    )
+    if isinstance(source, str):
+        if source not in PRESET_NAMES:
+            raise RecordError(f"rules: {source!r} is not a preset; allowed: {allowed}")
+        return preset(source), source
+    if not isinstance(source, Mapping):
+        raise RecordError(f"rules is {source!r}; allowed: {allowed}")
+    table = dict(source)
     try:
-        if isinstance(source, str):
-            if source not in PRESET_NAMES:
-                raise RecordError(f"rules {source!r} is not a preset; allowed: {', '.join(PRESET_NAMES)} or an object")
-            rules = load_rules(source)
-        elif isinstance(source, Mapping):
-            rules = load_rules(dict(source))
-        else:
-            raise RecordError("rules must be a preset name or an object {\"extends\": preset, option: value}")
+        return load_rules(table), table
     except RuleError as exc:
         raise RecordError(f"rules: {exc}") from None
-    players = _int(data, "players", rules.default_players, 2, 6)
+
+
+def check_deal(rules: RuleSet, players: int, seed: int, dealer: int, index: int, spec: DealSpec) -> None:
+    """Deal hand ``index`` (0-based) from ``spec`` as a game would; raise ``RecordError`` if it cannot be.
+
+    Catches every misfit the engine refuses: hand and foot sizes, too many copies of a card for the
+    shoe, and too few cards left to deal the shuffled feet.
+    """
+    minimums = [0] * Seating(rules, players).num_owners
+    try:
+        deal(rules, players, index, (dealer + index) % players, minimums, hand_rng(seed, index), spec)
+    except DealError as exc:
+        raise RecordError(f"deals[{index}]: {exc}") from None
+
+
+def parse_record(data: Any) -> Record:
+    """A validated ``Record`` from decoded JSON.
+
+    Raises ``RecordError`` with a message naming what is wrong and what is allowed: an unknown key, a
+    preset that does not exist or a bad rule override, a player count the rules do not allow, a dealer
+    who is not a seat, a bad card code, a deal of the wrong shape or size, more copies of a card than the
+    shoe holds, more deals than the game has hands, or moves that are not texts. Moves are only read here;
+    whether they are legal is for ``replay``.
+    """
+    if not isinstance(data, Mapping):
+        raise RecordError(f"a record is a JSON object with the keys {', '.join(RECORD_KEYS)}")
+    unknown = sorted(str(key) for key in data if key not in RECORD_KEYS)
+    if unknown:
+        raise RecordError(f"unknown key {', '.join(map(repr, unknown))}; allowed: {', '.join(RECORD_KEYS)}")
+    rules, source = _rules_of(data.get("rules", DEFAULT_RULES))
+    players = _whole_number(data.get("players", rules.default_players), "players")
     if players not in rules.players_allowed:
-        raise RecordError(f"players is {players}; {rules.name} allows {list(rules.players_allowed)}")
-    seed = _int(data, "seed", 0, 0)
-    dealer = _int(data, "dealer", 0, 0, players - 1)
+        raise RecordError(
+            f"players is {players}; {rules.name} allows {', '.join(map(str, rules.players_allowed))}"
+        )
+    seed = _whole_number(data.get("seed", 0), "seed")
+    dealer = _whole_number(data.get("dealer", 0), "dealer")
+    if not 0 <= dealer < players:
+        raise RecordError(f"dealer is {dealer}; allowed: a seat from 0 to {players - 1}")
     deals_value = data.get("deals", [])
     if not isinstance(deals_value, list):
-        raise RecordError("deals must be a list, one entry per hand in order")
-    deals = tuple(_deal_spec(d, i, players) for i, d in enumerate(deals_value))
-    moves = data.get("moves", [])
-    if not isinstance(moves, list) or not all(isinstance(m, str) for m in moves):
-        raise RecordError("moves must be a list of move texts such as \"draw\" or \"discard 5H\"")
-    record = Record(rules, dict(source) if isinstance(source, Mapping) else source, players, seed, dealer, deals,
-                    tuple(moves))
-    # Check every explicit deal against the shoe now, so a bad record is refused before any move.
+        raise RecordError(
+            f"deals is {deals_value!r}; allowed: a list with one entry (or null) per hand, in order"
+        )
+    if rules.game_end is GameEnd.HANDS and len(deals_value) > rules.hands_per_game:
+        raise RecordError(
+            f"deals lists {len(deals_value)} hands; {rules.name} plays {rules.hands_per_game} hands a game"
+        )
+    deals = tuple(
+        None if value is None else _deal_spec(value, f"deals[{index}]", players)
+        for index, value in enumerate(deals_value)
+    )
     for index, spec in enumerate(deals):
-        try:
-            Game(rules, players, seed, dealer, [None] * index + [spec])
-        except DealError as exc:
-            raise RecordError(f"deals[{index}]: {exc}") from None
-    return record
+        if spec is not None:
+            check_deal(rules, players, seed, dealer, index, spec)
+    moves = data.get("moves", [])
+    if not isinstance(moves, list):
+        raise RecordError(f'moves is {moves!r}; allowed: a list of move texts such as "draw" or "discard 5H"')
+    for index, move in enumerate(moves):
+        if not isinstance(move, str):
+            raise RecordError(
+                f'moves[{index}] is {move!r}; allowed: a move text such as "draw" or "discard 5H"'
+            )
+    return Record(rules, source, players, seed, dealer, deals, tuple(moves))
 
 
-def load_record(path: str | Path) -> Record:
-    """Read and parse a record file (``-`` is not handled here: pass the text to ``parse_record``)."""
+def _no_duplicate_keys(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
+    out: dict[str, Any] = {}
+    for key, value in pairs:
+        if key in out:
+            raise RecordError(f"the key {key!r} appears twice in one object")
+        out[key] = value
+    return out
+
+
+def loads_record(text: str, name: str = "the record") -> Record:
+    """A validated ``Record`` from JSON text; ``name`` (a file name) is used in the messages.
+
+    Raises ``RecordError`` for text that is not JSON (or repeats a key in one object) and for everything
+    ``parse_record`` refuses.
+    """
     try:
-        text = Path(path).read_text("utf-8")
-    except OSError as exc:
-        raise RecordError(f"cannot read {path}: {exc.strerror}") from None
-    try:
-        data = json.loads(text)
+        data = json.loads(text, object_pairs_hook=_no_duplicate_keys)
     except json.JSONDecodeError as exc:
-        raise RecordError(f"{path} is not JSON: {exc}") from None
+        raise RecordError(f"{name} is not JSON: {exc}") from None
     return parse_record(data)
 
 
+def load_record(path: str | Path) -> Record:
+    """A validated ``Record`` read from a UTF-8 JSON file; raises ``RecordError`` if it cannot be read."""
+    try:
+        text = Path(path).read_text("utf-8")
+    except (OSError, UnicodeDecodeError) as exc:
+        reason = exc.strerror if isinstance(exc, OSError) and exc.strerror else str(exc)
+        raise RecordError(f"cannot read {path}: {reason}") from None
+    return loads_record(text, str(path))
+
+
+# --- replaying ------------------------------------------------------------------------------------
 @dataclass(frozen=True)
 class ReplayError:
-    """The first move of a record that could not be played."""
+    """The first move of a record that could not be played: its 0-based index in ``moves``, its text,
+    the rule option it breaks (``"notation"`` for text that is not a move) and the reason."""
 
     index: int
     move: str
     rule: str
     message: str
 
+    def to_json(self) -> dict[str, Any]:
+        """The error as the JSON object ``handfoot replay --json`` prints."""
+        return {"index": self.index, "move": self.move, "rule": self.rule, "message": self.message}
+
 
 def replay(record: Record, stop: int | None = None) -> tuple[Game, ReplayError | None]:
-    """Play the record's moves (the first ``stop`` of them); stops before the first illegal move."""
+    """Play the record's moves (only the first ``stop`` of them, if given) through a new ``Game``.
+
+    Returns the game and ``None`` when every move was played, or the game in the position *before* the
+    first move that does not parse or is illegal, and that move's ``ReplayError``.
+    """
     game = record.new_game()
     moves = record.moves if stop is None else record.moves[:stop]
     for index, text in enumerate(moves):
         try:
-            move = parse_move(text)
-            game.apply(move)
+            game.apply(parse_move(text))
         except MoveSyntaxError as exc:
-            return game, ReplayError(index, text, "notation", str(exc))
+            return game, ReplayError(index, text, NOTATION_RULE, str(exc))
         except IllegalMove as exc:
             return game, ReplayError(index, text, exc.rule, exc.message)
     return game, None
 
 
+def sorted_codes(cards: Sequence[int]) -> list[str]:
+    """Card codes in display order (``cards.sort_key``)."""
+    return C.codes(sorted(cards, key=C.sort_key))
+
+
+def _hand_cards(counts: Sequence[int]) -> list[int]:
+    return [card for card, count in enumerate(counts) for _ in range(count)]
+
+
+def report(game: Game, error: ReplayError | None = None) -> dict[str, Any]:
+    """The position of ``game`` as the JSON object ``handfoot replay --json`` prints.
+
+    Keys: ``hands`` (each finished hand's ``scores`` per side and the seat that ``went_out``, or None),
+    ``totals`` per side, ``finished``, ``winner`` (a side, None while playing or on a tie), ``to_move``
+    (None once finished), ``legal`` (the text of every legal atomic move), ``seats`` (each seat's
+    ``hand`` and unplayed ``foot``, sorted card codes), ``stock`` (cards left) and ``discard`` (the
+    pile's codes, bottom first); plus ``error`` when ``error`` is given.
+    """
+    state = game.state
+    out: dict[str, Any] = {
+        "hands": [{"scores": list(result.scores), "went_out": result.went_out} for result in game.results],
+        "totals": list(game.totals),
+        "finished": game.finished,
+        "winner": game.winner,
+        "to_move": game.to_move,
+        "legal": [str(move) for move in game.legal_moves()],
+        "seats": [
+            {
+                "hand": sorted_codes(_hand_cards(state.hand_cards[seat])),
+                "foot": sorted_codes(state.feet[seat]),
+            }
+            for seat in range(game.players)
+        ],
+        "stock": len(state.stock),
+        "discard": C.codes(state.pile),
+    }
+    if error is not None:
+        out["error"] = error.to_json()
+    return out
+
+
+# --- writing ---------------------------------------------------------------------------------------
+def rules_source_of(rules: RuleSet) -> str | dict[str, Any]:
+    """The shortest ``rules`` value that makes ``rules``: a preset's name, or the preset it differs
+    least from with the differing options (``load_rules`` of the result equals ``rules``)."""
+    if rules.name in PRESET_NAMES and preset(rules.name) == rules:
+        return rules.name
+    wanted = rules_to_mapping(rules)
+    best: dict[str, Any] | None = None
+    for name in PRESET_NAMES:
+        base = rules_to_mapping(preset(name))
+        diff: dict[str, Any] = {"extends": name}
+        for key, value in wanted.items():
+            if key == "card_values":
+                changed = {kind: points for kind, points in value.items() if base[key][kind] != points}
+                if changed:
+                    diff[key] = changed
+            elif key != "name" and base[key] != value:
+                diff[key] = value
+        if wanted["name"] != f"{name}+custom":
+            diff["name"] = wanted["name"]
+        if best is None or len(diff) < len(best):
+            best = diff
+    assert best is not None
+    if load_rules(best) == rules:
+        return best
+    full = dict(wanted)
+    full["extends"] = DEFAULT_RULES
+    return full
+
+
 def record_of(game: Game, rules_source: str | dict[str, Any] | None = None) -> Record:
-    """A record of a game played so far (its moves in order), replayable to the same position."""
-    source: str | dict[str, Any] = rules_source if rules_source is not None else (
-        game.rules.name if game.rules.name in PRESET_NAMES else rules_to_mapping(game.rules)
-    )
-    if isinstance(source, dict):
-        source = {k: v for k, v in source.items() if k not in ("name",)}
-        source.setdefault("extends", "kitchen-table")
+    """A record of ``game`` as played so far: its rules (``rules_source`` if given, else the shortest
+    form from ``rules_source_of``), table, explicit deals and every move, which replays to the same
+    position."""
+    source = rules_source if rules_source is not None else rules_source_of(game.rules)
+    deals = list(game.deals)
+    while deals and deals[-1] is None:
+        deals.pop()
     moves = tuple(text for hand in game.history for text in hand)
-    return Record(game.rules, source, game.players, game.seed, game.first_dealer, tuple(
-        d for d in game.deals if d is not None), moves)
+    return Record(game.rules, source, game.players, game.seed, game.first_dealer, tuple(deals), moves)
+
+
+__all__ = [
+    "DEAL_KEYS",
+    "NOTATION_RULE",
+    "RECORD_KEYS",
+    "Record",
+    "RecordError",
+    "ReplayError",
+    "check_deal",
+    "deal_to_json",
+    "load_record",
+    "loads_record",
+    "parse_record",
+    "record_of",
+    "replay",
+    "report",
+    "rules_source_of",
+    "sorted_codes",
+]
