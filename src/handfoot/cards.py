@@ -94,7 +94,7 @@ def _kind_of_id(card: int) -> int:
 
 
 KIND_OF: tuple[int, ...] = tuple(_kind_of_id(c) for c in range(NUM_CARD_IDS))
-CODE_OF: tuple[str, ...] = tuple(RANKS[c // 4] + SUITS[c % 4] for c in range(52)) + ("JK",)
+CODE_OF: tuple[str, ...] = (*(RANKS[c // 4] + SUITS[c % 4] for c in range(52)), "JK")
 _ID_OF_CODE = {code: i for i, code in enumerate(CODE_OF)}
 # The card ids of each kind, in suit order: the order in which an unsuited request picks a card.
 IDS_OF_KIND: tuple[tuple[int, ...], ...] = tuple(

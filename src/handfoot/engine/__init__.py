@@ -8,7 +8,16 @@ from handfoot.engine.deal import DealError, DealSpec, deal, hand_rng
 from handfoot.engine.errors import IllegalMove, Refusal
 from handfoot.engine.events import Event, EventType
 from handfoot.engine.game import Game, HandResult
-from handfoot.engine.moves import Action, Group, Move, MoveSyntaxError, decode_id, move_id, move_text, parse_move
+from handfoot.engine.moves import (
+    Action,
+    Group,
+    Move,
+    MoveSyntaxError,
+    decode_id,
+    move_id,
+    move_text,
+    parse_move,
+)
 from handfoot.engine.openings import opening_moves
 from handfoot.engine.scoring import ScoreLine, Tally, pad_tally, score_lines, score_tally
 from handfoot.engine.state import EndReason, HandState, Meld, Phase, Seating

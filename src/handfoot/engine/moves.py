@@ -189,7 +189,8 @@ def move_text(move: Move) -> str:
     if action in (Action.MELD, Action.PICKUP):
         word = "meld" if action is Action.MELD else "pickup"
         parts = [
-            _group_text(g, with_target=not (action is Action.PICKUP and i == 0)) for i, g in enumerate(move.groups)
+            _group_text(g, with_target=not (action is Action.PICKUP and i == 0))
+            for i, g in enumerate(move.groups)
         ]
         return (word + " " + " | ".join(parts)).rstrip()
     return action.name.lower()
@@ -219,12 +220,16 @@ def _parse_group(text: str, pickup_first: bool) -> Group:
         if rank == C.RED_THREE:
             raise MoveSyntaxError("red 3s are never melded")
         if target >= 0 and target != rank:
-            raise MoveSyntaxError(f"the group names rank {C.RANK_LETTER[target]} but holds {C.KIND_PLURALS[rank]}")
+            raise MoveSyntaxError(
+                f"the group names rank {C.RANK_LETTER[target]} but holds {C.KIND_PLURALS[rank]}"
+            )
         return Group(rank, cards)
     if pickup_first:
         return Group(-1, cards)  # the top card's rank, filled in by the engine
     if target < 0:
-        raise MoveSyntaxError("a group of wilds only must name its rank first, as in 'K: 2C JK' (W: for a wild meld)")
+        raise MoveSyntaxError(
+            "a group of wilds only must name its rank first, as in 'K: 2C JK' (W: for a wild meld)"
+        )
     return Group(target, cards)
 
 

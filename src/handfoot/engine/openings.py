@@ -23,7 +23,9 @@ def _wild_room(s: HandState, naturals: int, wilds: int) -> int:
     return max(cap - wilds, 0)
 
 
-def _build(s: HandState, counts: list[int], jokers_first: bool, lean: bool) -> list[tuple[int, int, int, int]]:
+def _build(
+    s: HandState, counts: list[int], jokers_first: bool, lean: bool
+) -> list[tuple[int, int, int, int]]:
     """Groups (rank, naturals, jokers, deuces) from kind ``counts``: clean groups of 3+, pairs with a wild,
     then spare wilds onto groups while the limits allow. ``lean``: stop adding once the minimum is reached."""
     rules = s.rules
@@ -36,7 +38,7 @@ def _build(s: HandState, counts: list[int], jokers_first: bool, lean: bool) -> l
             groups.append([rank, counts[rank], 0, 0])
     for rank in ranks:
         if counts[rank] == 2 and rules.min_naturals <= 2 and jokers + deuces and _wild_room(s, 2, 0):
-            if jokers_first and jokers or not deuces:
+            if (jokers_first and jokers) or not deuces:
                 groups.append([rank, 2, 1, 0])
                 jokers -= 1
             else:
@@ -57,8 +59,10 @@ def _build(s: HandState, counts: list[int], jokers_first: bool, lean: bool) -> l
                 break
         groups = chosen
     for group in groups:
-        while points(groups) < minimum and (jokers or deuces) and _wild_room(s, group[1], group[2] + group[3]):
-            if jokers_first and jokers or not deuces:
+        while (
+            points(groups) < minimum and (jokers or deuces) and _wild_room(s, group[1], group[2] + group[3])
+        ):
+            if (jokers_first and jokers) or not deuces:
                 group[2] += 1
                 jokers -= 1
             else:
@@ -67,7 +71,9 @@ def _build(s: HandState, counts: list[int], jokers_first: bool, lean: bool) -> l
     return [(g[0], g[1], g[2], g[3]) for g in groups]
 
 
-def _to_groups(s: HandState, seat: int, specs: list[tuple[int, int, int, int]], skip: dict[int, int]) -> list[Group]:
+def _to_groups(
+    s: HandState, seat: int, specs: list[tuple[int, int, int, int]], skip: dict[int, int]
+) -> list[Group]:
     taken = dict(skip)
     out = []
     for rank, naturals, jokers, deuces in specs:

@@ -49,7 +49,9 @@ def state_from_json(data: dict[str, Any]) -> HandState:
     """The HandState ``state_to_json`` wrote (trusted input: raises KeyError/ValueError if malformed)."""
     rules_data = dict(data["rules"])
     rules = rules_from_mapping({"extends": "kitchen-table", **rules_data})
-    s = HandState(rules, int(data["players"]), int(data["hand_index"]), int(data["dealer"]), list(data["minimums"]))
+    s = HandState(
+        rules, int(data["players"]), int(data["hand_index"]), int(data["dealer"]), list(data["minimums"])
+    )
     for seat, codes in enumerate(data["hands"]):
         for card in C.parse_cards(codes):
             s.hands[seat][C.KIND_OF[card]] += 1

@@ -51,9 +51,11 @@ class Meld:
         return Meld(self.owner, self.rank, list(self.cards), self.wilds)
 
     def __eq__(self, other: object) -> bool:
-        return (
-            isinstance(other, Meld)
-            and (self.owner, self.rank, self.cards, self.wilds) == (other.owner, other.rank, other.cards, other.wilds)
+        return isinstance(other, Meld) and (self.owner, self.rank, self.cards, self.wilds) == (
+            other.owner,
+            other.rank,
+            other.cards,
+            other.wilds,
         )
 
     def __repr__(self) -> str:
@@ -125,7 +127,9 @@ class HandState:
         "turn_seat",
     )
 
-    def __init__(self, rules: RuleSet, players: int, hand_index: int, dealer: int, minimums: list[int]) -> None:
+    def __init__(
+        self, rules: RuleSet, players: int, hand_index: int, dealer: int, minimums: list[int]
+    ) -> None:
         self.rules = rules
         self.players = players
         self.seating = Seating(rules, players)
@@ -196,6 +200,8 @@ class HandState:
     def __eq__(self, other: object) -> bool:
         if not isinstance(other, HandState):
             return NotImplemented
-        return all(getattr(self, name) == getattr(other, name) for name in HandState.__slots__ if name != "seating")
+        return all(
+            getattr(self, name) == getattr(other, name) for name in HandState.__slots__ if name != "seating"
+        )
 
     __hash__ = None  # type: ignore[assignment]

@@ -88,7 +88,8 @@ def view(s: HandState, seat: int) -> View:
         permission=s.permission,
         hand=_sorted_hand(s, seat) if seat >= 0 else (),
         seats=tuple(
-            SeatView(s.hand_size(p), s.in_foot[p], len(s.feet[p]), tuple(s.known[p])) for p in range(s.players)
+            SeatView(s.hand_size(p), s.in_foot[p], len(s.feet[p]), tuple(s.known[p]))
+            for p in range(s.players)
         ),
         melds=tuple(MeldView(m.owner, m.rank, tuple(m.cards), m.wilds) for m in s.melds),
         red_threes=tuple(tuple(r) for r in s.red_threes),
