@@ -1,0 +1,27 @@
+"""The ``handfoot`` command. Each sub-command lives in a module of ``handfoot.commands``.
+
+To add a command, write ``handfoot/commands/<name>_cmd.py`` with ``register(app)`` and add one
+``<module>.register(app)`` line below.
+"""
+
+from __future__ import annotations
+
+import typer
+
+from handfoot.commands import rules_cmd, score_cmd
+
+app = typer.Typer(
+    name="handfoot",
+    help="Hand and Foot, every house rule.",
+    no_args_is_help=True,
+    add_completion=False,
+    pretty_exceptions_show_locals=False,
+)
+
+rules_cmd.register(app)
+score_cmd.register(app)
+
+
+def main() -> None:
+    """Run the ``handfoot`` command line (the console script's entry point)."""
+    app()
