@@ -97,7 +97,7 @@ def parse_pad(data: object, rules: RuleSet) -> list[PadSide]:
     out = [number for number, side in enumerate(parsed, start=1) if side.went_out]
     if len(out) > 1:
         raise ScoreInputError(
-            f"sides {' and '.join(map(str, out))} all have went_out = true; only one side goes out in a hand"
+            f"went_out is true for sides {' and '.join(map(str, out))}; only one side goes out in a hand"
         )
     if not rules.wild_melds:
         for number, side in enumerate(parsed, start=1):
