@@ -1,0 +1,411 @@
+"""The heuristic bot: plays like a good family player under whatever rules are in force.
+
+Every decision scores each legal move from what the view shows and plays the best one:
+
+* **Opening**: as soon as a legal opening exists, lay the one that spends the fewest wilds.
+* **Drawing**: take the pile when it brings cards (or completes a meld) unless a seat about to go out
+  would only be weighed down by a big pile.
+* **Melding**: naturals always go down; wilds go where they build toward the books the rules require to
+  go out (clean, dirty, wild, any), never onto the melds kept clean while a clean book is still needed;
+  pairs become melds with a spare wild to empty the Hand and reach the Foot.
+* **Going out**: when the books are made, the side's feet are up and it pays; not while the partner is
+  stuck with a full hand early in the stock. Asks "May I go out?" only when the rules require it and
+  the seat could go out; answers yes unless its own hand would cost more than going out brings.
+* **Discarding**: the card the next player is least likely to use: red 3s held under rules that
+  penalise them, black 3s (which freeze the pile where the rules say so), singletons of ranks the
+  next player's side has no meld of and of which few are unseen; never a wild while anything else
+  can go, never one of a pair while a singleton can.
+
+It reads only the ``View`` and the legal moves; its evaluations are its own, legality is the engine's.
+``Reading`` gathers what a decision needs from the view once.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Sequence
+
+from handfoot import cards as C
+from handfoot.bots.base import Bot, register_bot
+from handfoot.engine.moves import Action, Move, group_counts
+from handfoot.engine.state import Phase, Seating
+from handfoot.engine.views import MeldView, View
+from handfoot.rules.options import BookAdditions, PickupBeforeDown, PickupRestFrom, RedThrees, RuleSet
+
+KIND_OF = C.KIND_OF
+JOKER, DEUCE, BLACK_THREE, RED_THREE, WILD_RANK = C.JOKER, C.DEUCE, C.BLACK_THREE, C.RED_THREE, C.WILD_RANK
+
+_SEATINGS: dict[tuple[int, int], tuple[RuleSet, Seating]] = {}
+
+
+def seating_of(rules: RuleSet, players: int) -> Seating:
+    """The seating for ``rules`` and ``players`` (cached: a RuleSet is immutable)."""
+    key = (id(rules), players)
+    hit = _SEATINGS.get(key)
+    if hit is not None and hit[0] is rules:
+        return hit[1]
+    seating = Seating(rules, players)
+    _SEATINGS[key] = (rules, seating)
+    return seating
+
+
+class Reading:
+    """What one seat's view says, gathered once per decision: hand by kind, own melds, books needed."""
+
+    __slots__ = (
+        "books",
+        "counts",
+        "down",
+        "feet_ready",
+        "in_foot",
+        "melds",
+        "need_any",
+        "need_clean",
+        "need_dirty",
+        "need_wild",
+        "owner",
+        "partners",
+        "protected",
+        "rules",
+        "seat",
+        "seating",
+        "side",
+        "size",
+        "view",
+    )
+
+    def __init__(self, view: View) -> None:
+        rules = view.rules
+        self.view = view
+        self.rules = rules
+        seat = view.seat
+        self.seat = seat
+        seating = seating_of(rules, view.players)
+        self.seating = seating
+        owner = seating.owner_of[seat]
+        self.owner = owner
+        self.side = seating.side_of[seat]
+        self.partners = seating.partners[seat]
+        counts = [0] * C.NUM_KINDS
+        for card in view.hand:
+            counts[KIND_OF[card]] += 1
+        self.counts = counts
+        self.size = len(view.hand)
+        self.in_foot = view.seats[seat].in_foot
+        self.down = view.down[owner]
+        melds: dict[int, MeldView] = {}
+        for meld in view.melds:
+            if meld.owner == owner:
+                melds[meld.rank] = meld  # the latest meld of a rank is the open one
+        self.melds = melds
+        clean, dirty, wild = view.books[owner]
+        self.books = clean + dirty + wild
+        self.need_clean = max(rules.go_out_clean - clean, 0)
+        self.need_dirty = max(rules.go_out_dirty - dirty, 0)
+        self.need_wild = max(rules.go_out_wild - wild, 0)
+        self.need_any = max(rules.go_out_books - self.books, 0)
+        self.feet_ready = not rules.all_feet_to_go_out or all(view.seats[p].in_foot for p in self.partners)
+        # Melds kept clean: the largest natural melds still short of a book, as many as clean books needed.
+        protected: set[int] = set()
+        if self.need_clean:
+            book = rules.book_size
+            natural = sorted(
+                (m for m in melds.values() if m.wilds == 0 and len(m.cards) < book and m.rank != WILD_RANK),
+                key=lambda m: (-len(m.cards), m.rank),
+            )
+            protected = {m.rank for m in natural[: self.need_clean]}
+        self.protected = protected
+
+    @property
+    def books_done(self) -> bool:
+        """True when the side holds every book the rules require to go out."""
+        return not (self.need_clean or self.need_dirty or self.need_wild or self.need_any)
+
+    def open_meld(self, rank: int, adding_wilds: bool) -> MeldView | None:
+        """The side's meld a group of ``rank`` would join (None: it would start a new meld)."""
+        meld = self.melds.get(rank)
+        if meld is None:
+            return None
+        if len(meld.cards) < self.rules.book_size:
+            return meld
+        additions = self.rules.book_additions
+        if additions is BookAdditions.ANY or (additions is BookAdditions.NATURALS and not adding_wilds):
+            return meld
+        return None
+
+    def hand_points(self) -> int:
+        """What the seat's cards would cost if the hand ended now (red 3s at the held penalty)."""
+        values = self.rules.card_values
+        counts = self.counts
+        total = sum(values[k] * counts[k] for k in range(RED_THREE))
+        return total - self.rules.red_three_held * counts[RED_THREE]
+
+    def stuck_cards(self) -> int:
+        """Cards of the hand that could not go down soon: kinds without an open meld, fewer than three
+        (two with a wild to spare), and 3s that cannot be melded."""
+        counts = self.counts
+        wilds = counts[JOKER] + counts[DEUCE]
+        spare = wilds if self.melds else max(wilds - 1, 0)
+        stuck = 0
+        for kind in range(C.ACE, C.FOUR + 1):
+            have = counts[kind]
+            if not have or self.open_meld(kind, False) is not None or have >= 3:
+                continue
+            if have == 2 and spare:
+                spare -= 1
+                continue
+            stuck += have
+        stuck += counts[RED_THREE]
+        if not self.rules.black_three_melds or counts[BLACK_THREE] < 3:
+            stuck += counts[BLACK_THREE]
+        return stuck
+
+    def unseen(self, kind: int) -> int:
+        """Copies of ``kind`` this seat has not seen (shoe minus own hand, table and visible pile)."""
+        view = self.view
+        rules = self.rules
+        decks = rules.decks_for(view.players)
+        total = decks * rules.jokers_per_deck if kind == JOKER else decks * len(C.IDS_OF_KIND[kind])
+        seen = self.counts[kind]
+        for meld in view.melds:
+            if meld.rank == kind:
+                seen += len(meld.cards) - meld.wilds
+        if view.pile:
+            seen += sum(1 for c in view.pile if KIND_OF[c] == kind)
+        elif view.pile_top >= 0 and KIND_OF[view.pile_top] == kind:
+            seen += 1
+        return max(total - seen, 0)
+
+
+def _wilds_of(move: Move) -> tuple[int, int]:
+    """(naturals, wilds) laid by a meld or pickup move (the top card not counted)."""
+    naturals = wilds = 0
+    for group in move.groups:
+        n, j, d = group_counts(group)
+        naturals += n
+        wilds += j + d
+    return naturals, wilds
+
+
+def pile_gain(view: View) -> int:
+    """Cards that taking the pile puts into the hand beside the top card (which is melded at once)."""
+    rules = view.rules
+    if rules.pickup_rest_from is PickupRestFrom.STOCK:
+        return min(max(rules.pickup_count - 1, 0), view.stock_size)
+    if rules.pickup_count == 0:
+        return max(view.pile_size - 1, 0)
+    return min(rules.pickup_count - 1, max(view.pile_size - 1, 0))
+
+
+class HeuristicBot(Bot):
+    """Scores every legal move from the view and plays the best (ties: the first listed)."""
+
+    name = "heuristic"
+
+    def choose(self, view: View, legal: Sequence[Move], rng: random.Random) -> Move:
+        """The best-scoring move of ``legal`` (see ``score_moves``)."""
+        if view.phase is Phase.ANSWER:
+            return self.answer_move(view, legal, rng)
+        if len(legal) == 1:
+            return legal[0]
+        scores = score_moves(view, legal)
+        best = 0
+        for index in range(1, len(legal)):
+            if scores[index] > scores[best]:
+                best = index
+        return legal[best]
+
+    def answer(self, view: View, rng: random.Random) -> bool:
+        """Yes unless this seat's own cards would cost clearly more than the partner going out brings."""
+        return answer_permission(Reading(view))
+
+
+def answer_permission(r: Reading) -> bool:
+    """The heuristic's answer to "May I go out?" for the reading of the partner being asked."""
+    view = r.view
+    if view.stock_size <= 4 * view.players:
+        return True  # the hand is ending anyway: take the bonus
+    return r.hand_points() <= r.rules.going_out_bonus + 150 or r.size <= 3
+
+
+def wants_out(r: Reading) -> bool:
+    """Whether going out pays now: not while a partner is stuck with a full hand and stock remains."""
+    view = r.view
+    if view.stock_size <= 4 * view.players:
+        return True
+    for partner in r.partners:
+        seat = view.seats[partner]
+        if seat.hand_count >= 9 and view.stock_size > 30:
+            return False
+    return True
+
+
+def score_moves(view: View, legal: Sequence[Move]) -> list[float]:
+    """The heuristic's score of each legal move (higher is better) for the seat to move."""
+    r = Reading(view)
+    if view.phase is Phase.DRAW:
+        return [_score_draw(r, move) for move in legal]
+    if view.phase is Phase.ANSWER:
+        yes = answer_permission(r)
+        return [1.0 if (move.action is Action.YES) == yes else 0.0 for move in legal]
+    out_ok = wants_out(r)
+    discard_scores = _discard_scores(r)
+    scores: list[float] = []
+    for move in legal:
+        action = move.action
+        if action is Action.DISCARD:
+            scores.append(discard_scores[KIND_OF[move.card]])
+        elif action is Action.ASK:
+            scores.append(_score_ask(r))
+        elif action is Action.MELD:
+            scores.append(_score_meld(r, move, out_ok))
+        else:
+            scores.append(-1000.0)
+    return scores
+
+
+def _score_draw(r: Reading, move: Move) -> float:
+    if move.action is Action.DRAW:
+        return 0.0
+    view = r.view
+    naturals, wilds = _wilds_of(move)
+    gain = pile_gain(view)
+    if not r.down:  # taking the pile to open: always worth it, with as few wilds as possible
+        return 500.0 + gain * 5 + naturals - 40 * wilds
+    if r.in_foot and r.books_done and r.feet_ready and r.size <= 3 and gain > 6:
+        return -1.0  # about to go out: a big pile only adds cards to get rid of
+    if view.rules.pickup_before_down is PickupBeforeDown.OPENING_IN_HAND and wilds:
+        return 100.0 + gain * 3 - 40 * wilds
+    return 20.0 + gain * 5 + naturals
+
+
+def _score_ask(r: Reading) -> float:
+    """Ask only when the rules require it and this seat could go out now (books made, little left)."""
+    if r.rules.permission.value != "required" or not r.in_foot:
+        return -50.0
+    if not (r.books_done and r.feet_ready):
+        return -50.0
+    if r.stuck_cards() <= 1 and wants_out(r):
+        return 50.0  # above any discard, below any worthwhile meld
+    return -50.0
+
+
+def _score_meld(r: Reading, move: Move, out_ok: bool) -> float:
+    naturals, wilds = _wilds_of(move)
+    cards = naturals + wilds
+    left = r.size - cards
+    if not r.down:
+        # An opening: lay it now, spending as few wilds as possible.
+        return 1000.0 - 60 * wilds + 3 * naturals
+    if r.in_foot and left <= 1 and not out_ok:
+        return -100.0  # would leave nothing but the going-out discard while the partner is stuck
+    score = 0.0
+    for group in move.groups:
+        score += _score_group(r, group.rank, group.cards, left)
+    return score
+
+
+def _score_group(r: Reading, rank: int, cards: tuple[int, ...], left: int) -> float:
+    rules = r.rules
+    book = rules.book_size
+    wilds = sum(1 for c in cards if KIND_OF[c] <= DEUCE)
+    naturals = len(cards) - wilds
+    if rank == BLACK_THREE:
+        return 900.0  # black 3s go down only when going out
+    dumping = r.in_foot and r.books_done and r.feet_ready  # every card left costs: lay all
+    if rank == WILD_RANK:
+        if r.need_wild:
+            return 400.0
+        return 200.0 if dumping else -20.0
+    target = r.open_meld(rank, wilds > 0)
+    if wilds == 0:
+        return 600.0 + naturals
+    if target is not None:
+        size = len(target.cards)
+        if rank in r.protected:
+            return -500.0  # keep the clean-book candidate clean
+        if target.wilds == 0 and size >= book and r.need_clean == 0 and not dumping:
+            return -300.0  # a clean book turned dirty loses its bonus difference
+        if target.wilds == 0 and size >= book:
+            return 150.0 if dumping and rules.clean_book_bonus <= rules.dirty_book_bonus else -300.0
+        after = size + wilds
+        if size < book <= after:
+            needed = r.need_dirty or r.need_any or r.need_wild == 0
+            return 450.0 if needed else 300.0
+        if dumping:
+            return 200.0 + after
+        if after >= book - 2 or r.counts[JOKER] + r.counts[DEUCE] >= 4:
+            return 80.0 + 10 * after  # building toward a dirty book
+        return -20.0
+    # A new meld with wilds (a pair and a wild, say).
+    if r.need_clean and not r.need_dirty and not r.need_any and len(r.protected) < r.need_clean:
+        return -10.0  # only clean books count for going out: wilds are better kept for more melds
+    if not r.in_foot:
+        return 250.0 - 5 * wilds  # empty the Hand to reach the Foot
+    if dumping or left <= 3:
+        return 220.0
+    return 120.0
+
+
+def _discard_scores(r: Reading) -> list[float]:
+    """A score per card kind for discarding one of it (higher is better)."""
+    view = r.view
+    rules = r.rules
+    counts = r.counts
+    scores = [-1e9] * C.NUM_KINDS
+    nxt = (r.seat + 1) % view.players
+    seating = r.seating
+    opponent = seating.side_of[nxt] != r.side
+    next_owner = seating.owner_of[nxt]
+    next_melds = {m.rank for m in view.melds if m.owner == next_owner}
+    can_take = rules.pickup_allowed and (
+        view.down[next_owner] or rules.pickup_before_down is not PickupBeforeDown.NEVER
+    )
+    pile_weight = 1.0 + min(pile_gain(view), 20) / 4.0
+    values = rules.card_values
+    for kind in range(C.NUM_KINDS):
+        if not counts[kind]:
+            continue
+        if kind == RED_THREE:
+            scores[kind] = 500.0 if rules.red_threes is RedThrees.HOLD else 100.0
+            continue
+        if kind == BLACK_THREE:
+            keep = rules.black_three_melds and counts[BLACK_THREE] >= 3 and r.in_foot
+            scores[kind] = (300.0 if rules.black_three_freezes else 200.0) - (400.0 if keep else 0.0)
+            continue
+        if kind <= DEUCE:
+            scores[kind] = -300.0 - values[kind]  # never a wild while anything else can go
+            continue
+        score = 0.0
+        have = counts[kind]
+        if have == 1:
+            score += 40.0
+        elif have == 2:
+            score -= 20.0  # a pair: half a meld, and a ticket to the pile
+        else:
+            score -= 60.0
+        if r.open_meld(kind, False) is not None:
+            score -= 30.0  # it plays on our own meld (held back only by the rules)
+        danger = 0.0
+        if opponent and can_take:
+            need = rules.pickup_naturals_on_meld if kind in next_melds else rules.pickup_naturals
+            unseen = r.unseen(kind)
+            danger = 8.0 * unseen / (need + 1)
+            if kind in next_melds:
+                danger += 40.0
+            danger *= pile_weight
+        score -= danger
+        score += values[kind] / 5.0  # if it stays stuck in hand, a high card costs more
+        scores[kind] = score
+    return scores
+
+
+def register() -> None:
+    """Add ``heuristic`` to the registry."""
+
+    def factory(options: str) -> Bot:
+        if options:
+            raise ValueError("the heuristic bot takes no options")
+        return HeuristicBot()
+
+    register_bot("heuristic", factory)
