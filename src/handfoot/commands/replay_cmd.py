@@ -1,0 +1,136 @@
+"""``handfoot replay FILE [--json]``: play a game record back and show where it ends.
+
+The position reported is the one ``handfoot.record.report`` describes: every finished hand's scores and
+who went out, the totals and the winner, whose move it is and every legal move, each seat's hand and
+unplayed foot, the stock's size and the discard pile. With ``--json`` it is printed as that one JSON
+object; without, as text. At the first move that cannot be played the position *before* it is shown
+with the move's index, text, rule and reason, and the exit status is 2. A record that cannot be read
+(not JSON, an unknown key, a bad card code, cards that do not fit the shoe, ...) also exits 2: with
+``--json`` as ``{"error": {"message": ...}}`` on stdout, else as one ``error:`` line on stderr.
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+from typing import Annotated, Any
+
+import typer
+from rich.console import Console
+from rich.table import Table
+from rich.text import Text
+
+from handfoot.commands import EXIT_BAD_INPUT, fail
+from handfoot.engine.state import Seating
+from handfoot.record import Record, RecordError, load_record, loads_record, replay, report
+
+FileArg = Annotated[
+    str,
+    typer.Argument(metavar="FILE", help="A game record (JSON, see docs/records.md); - reads standard input."),
+]
+JsonOpt = Annotated[bool, typer.Option("--json", help="Print one JSON object instead of text.")]
+
+
+def register(app: typer.Typer) -> None:
+    """Add the ``replay`` command to ``app``."""
+    app.command("replay")(replay_command)
+
+
+def read_record(file: str) -> Record:
+    """The validated record in ``file`` (``-``: standard input); raises ``RecordError`` otherwise."""
+    if file == "-":
+        return loads_record(sys.stdin.read(), "standard input")
+    return load_record(file)
+
+
+def replay_command(file: FileArg, json_output: JsonOpt = False) -> None:
+    """Play a game record back: each hand's score, the position reached, or the first illegal move."""
+    try:
+        record = read_record(file)
+    except RecordError as err:
+        if json_output:
+            typer.echo(json.dumps({"error": {"message": str(err)}}))
+            raise typer.Exit(EXIT_BAD_INPUT) from None
+        fail(str(err))
+    game, error = replay(record)
+    data = report(game, error)
+    if json_output:
+        typer.echo(json.dumps(data))
+    else:
+        print_report(Console(highlight=False), record, data)
+    if error is not None:
+        raise typer.Exit(EXIT_BAD_INPUT)
+
+
+# --- text ------------------------------------------------------------------------------------------
+def _cards(codes: list[str]) -> str:
+    return " ".join(codes) if codes else "-"
+
+
+def side_names(record: Record) -> list[str]:
+    """A label per side: ``side 0 (seats 0, 2)`` in partnerships, ``seat 1`` for a player alone."""
+    seating = Seating(record.rules, record.players)
+    names = []
+    for side, seats in enumerate(seating.side_seats):
+        if len(seats) == 1:
+            names.append(f"seat {seats[0]}")
+        else:
+            names.append(f"side {side} (seats {', '.join(map(str, seats))})")
+    return names
+
+
+def print_report(console: Console, record: Record, data: dict[str, Any]) -> None:
+    """Print the replayed position ``data`` (``record.report``'s object) as text.
+
+    Every item of the JSON object appears: each hand's scores and who went out, the totals, the winner
+    (or that the game goes on), whose move it is and the legal moves, each seat's hand and foot (card
+    codes in display order), the number of cards in the stock, the discard pile bottom first, and the
+    error, if any, with the move's index (0-based, as in the record's ``moves``), text and rule.
+    """
+    sides = side_names(record)
+    out = console.print
+    out(
+        Text(
+            f"{record.rules.name}: {record.players} players, seed {record.seed}, "
+            f"first dealer seat {record.dealer}, {len(record.moves)} moves",
+            style="bold",
+        )
+    )
+    table = Table(title="Hands", title_justify="left")
+    table.add_column("hand", justify="right")
+    for name in sides:
+        table.add_column(name, justify="right")
+    table.add_column("went out")
+    for number, hand in enumerate(data["hands"], start=1):
+        went_out = hand["went_out"]
+        table.add_row(
+            str(number), *map(str, hand["scores"]), "nobody" if went_out is None else f"seat {went_out}"
+        )
+    table.add_row("total", *map(str, data["totals"]), "", style="bold")
+    out(table)
+    if data["finished"]:
+        winner = data["winner"]
+        out(Text("Game over: " + ("a tie" if winner is None else f"{sides[winner]} wins"), style="bold"))
+    else:
+        out(Text(f"Game in progress: hand {len(data['hands']) + 1}"))
+    out(Text("To move: " + ("nobody" if data["to_move"] is None else f"seat {data['to_move']}")))
+    out(Text(f"Legal moves ({len(data['legal'])}): " + (", ".join(data["legal"]) or "none")), soft_wrap=True)
+    for seat, cards in enumerate(data["seats"]):
+        out(Text(f"Seat {seat} hand: {_cards(cards['hand'])}"), soft_wrap=True)
+        out(Text(f"Seat {seat} foot: {_cards(cards['foot'])}"), soft_wrap=True)
+    out(Text(f"Stock: {data['stock']} cards"))
+    out(Text(f"Discard pile (bottom first): {_cards(data['discard'])}"), soft_wrap=True)
+    if "error" in data:
+        print_error(console, data["error"])
+
+
+def print_error(console: Console, error: dict[str, Any]) -> None:
+    """Print a replay error: where the record stopped, the move, the reason and the rule."""
+    console.print(
+        Text(
+            f"Illegal move at moves[{error['index']}] ({error['move']!r}): {error['message']} "
+            f"[rule: {error['rule']}]",
+            style="bold red",
+        ),
+        soft_wrap=True,
+    )
