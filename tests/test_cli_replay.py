@@ -1,0 +1,205 @@
+"""``handfoot replay FILE [--json]``: the JSON object, the text report, stdin, and exit statuses 0 and 2."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+import typer
+from typer.testing import CliRunner, Result
+
+from handfoot.commands import replay_cmd
+from handfoot.record import parse_record, replay, report
+
+HAND_0 = ["5S", "5H", "6S", "6H", "7S", "7H", "4S", "4H", "9C", "TC", "TS"]
+HAND_1 = ["KS", "KH", "KD", "KC", "KS", "KH", "KD", "QS", "QH", "QD", "JD"]
+FOOT_0 = ["QC", "JC", "TH", "TD", "6D", "6C", "5D", "5C", "4D", "7D", "7C"]
+FOOT_1 = ["AS", "AH", "AD", "AC", "9S", "9H", "9D", "8S", "8H", "8D", "4C"]
+
+
+def record(moves: list[str], **changes: Any) -> dict[str, Any]:
+    """Two players alone; seat 1 plays first and can go out at once (docs/records.md, first example)."""
+    data: dict[str, Any] = {
+        "rules": {"extends": "kitchen-table", "target_score": 500},
+        "players": 2,
+        "seed": 1,
+        "dealer": 0,
+        "deals": [
+            {"hands": [HAND_0, HAND_1], "feet": [FOOT_0, FOOT_1], "stock": ["JS", "JH"], "discard": ["4H"]}
+        ],
+        "moves": moves,
+    }
+    data.update(changes)
+    return data
+
+
+OUT = [
+    "draw",
+    "meld KS KS KH KH KD KD KC | QS QH QD | JD JS JH",
+    "meld AS AH AD AC | 9S 9H 9D | 8S 8H 8D",
+    "discard 4C",
+]
+
+
+def app() -> typer.Typer:
+    """A command line holding just ``replay``, as ``handfoot.cli`` registers it."""
+    cli = typer.Typer()
+
+    @cli.callback()
+    def main() -> None:
+        """Test command line."""
+
+    replay_cmd.register(cli)
+    return cli
+
+
+def run(tmp_path: Path, data: dict[str, Any] | str, *options: str) -> Result:
+    """``handfoot replay FILE [options]`` on ``data`` written to a file."""
+    path = tmp_path / "game.json"
+    path.write_text(data if isinstance(data, str) else json.dumps(data), "utf-8")
+    return CliRunner().invoke(app(), ["replay", str(path), *options])
+
+
+# --- JSON -------------------------------------------------------------------------------------------
+
+
+def test_json_of_a_finished_game(tmp_path: Path) -> None:
+    result = run(tmp_path, record(OUT), "--json")
+    assert result.exit_code == 0, result.output
+    out = json.loads(result.stdout)
+    assert out["hands"] == [{"scores": [-145, 870], "went_out": 1}]
+    assert out["totals"] == [-145, 870]
+    assert (out["finished"], out["winner"], out["to_move"], out["legal"]) == (True, 1, None, [])
+    assert out["seats"][1] == {"hand": [], "foot": []}
+    assert out["seats"][0]["hand"] == ["TS", "TC", "9C", "7S", "7H", "6S", "6H", "5S", "5H", "4S", "4H"]
+    assert (out["stock"], out["discard"]) == (115, ["4H", "4C"])
+    assert "error" not in out
+
+
+def test_json_of_a_game_in_progress(tmp_path: Path) -> None:
+    """Seat 1 has drawn and laid down its whole Hand: it is in its Foot and must play on."""
+    result = run(tmp_path, record(OUT[:2]), "--json")
+    assert result.exit_code == 0
+    out = json.loads(result.stdout)
+    assert (out["finished"], out["winner"], out["to_move"], out["hands"]) == (False, None, 1, [])
+    assert out["seats"][1] == {"hand": FOOT_1, "foot": []}  # FOOT_1 is listed in display order
+    game, _ = replay(parse_record(record(OUT[:2])))
+    assert out["legal"] == [str(move) for move in game.legal_moves()]
+    assert "discard 4C" in out["legal"] and "meld AS AH AD" in out["legal"]
+
+
+def test_json_at_an_illegal_move_shows_the_position_before_it(tmp_path: Path) -> None:
+    moves = [*OUT[:2], "discard 5S", "discard 4C"]  # seat 1 holds no 5S
+    result = run(tmp_path, record(moves), "--json")
+    assert result.exit_code == 2
+    out = json.loads(result.stdout)
+    assert out["error"] == {
+        "index": 2,
+        "move": "discard 5S",
+        "rule": "hand",
+        "message": "You do not hold 5S.",
+    }
+    before, error = replay(parse_record(record(moves[:2])))
+    assert error is None
+    del out["error"]
+    assert out == report(before)
+    assert len(out["seats"][1]["hand"]) == 11 and out["to_move"] == 1
+
+
+def test_json_at_a_rule_broken(tmp_path: Path) -> None:
+    """Three queens (30) are short of the opening minimum of 50: the rule is named."""
+    result = run(tmp_path, record(["draw", "meld QS QH QD"]), "--json")
+    assert result.exit_code == 2
+    error = json.loads(result.stdout)["error"]
+    assert (error["index"], error["rule"]) == (1, "opening_minimums")
+    assert "at least 50" in error["message"]
+
+
+def test_json_at_text_that_is_not_a_move(tmp_path: Path) -> None:
+    result = run(tmp_path, record(["drew"]), "--json")
+    assert result.exit_code == 2
+    out = json.loads(result.stdout)
+    assert out["error"]["index"] == 0 and out["error"]["rule"] == "notation"
+    assert out["to_move"] == 1 and out["legal"] == ["draw"]
+
+
+def test_stdin(tmp_path: Path) -> None:
+    result = CliRunner().invoke(app(), ["replay", "-", "--json"], input=json.dumps(record(OUT)))
+    assert result.exit_code == 0
+    assert json.loads(result.stdout)["totals"] == [-145, 870]
+
+
+def test_json_of_a_bad_record(tmp_path: Path) -> None:
+    cases = {
+        "{not json": "is not JSON",
+        json.dumps(record(OUT, colour="red")): "unknown key 'colour'",
+        json.dumps(record(OUT, dealer=5)): "dealer is 5",
+        json.dumps(record(OUT, players=7)): "players is 7",
+        json.dumps(record(OUT, rules={"extends": "kitchen-table", "hand_size": 99})): "'hand_size'",
+    }
+    for text, message in cases.items():
+        result = run(tmp_path, text, "--json")
+        assert result.exit_code == 2
+        out = json.loads(result.stdout)
+        assert list(out) == ["error"] and list(out["error"]) == ["message"]
+        assert message in out["error"]["message"]
+
+
+def test_bad_card_and_cards_that_do_not_fit(tmp_path: Path) -> None:
+    bad = record(OUT)
+    bad["deals"][0]["stock"] = ["JS", "ZZ"]
+    out = json.loads(run(tmp_path, bad, "--json").stdout)
+    assert "deals[0].stock: 'ZZ' is not a card" in out["error"]["message"]
+    bad["deals"][0]["stock"] = ["KS", "KS"]
+    out = json.loads(run(tmp_path, bad, "--json").stdout)
+    assert "too many copies of KS" in out["error"]["message"]
+
+
+def test_missing_file(tmp_path: Path) -> None:
+    result = CliRunner().invoke(app(), ["replay", str(tmp_path / "nope.json"), "--json"])
+    assert result.exit_code == 2
+    assert "cannot read" in json.loads(result.stdout)["error"]["message"]
+
+
+# --- text -------------------------------------------------------------------------------------------
+
+
+def test_text_of_a_finished_game(tmp_path: Path) -> None:
+    result = run(tmp_path, record(OUT))
+    assert result.exit_code == 0, result.output
+    text = result.stdout
+    assert "-145" in text and "870" in text and "seat 1" in text
+    assert "Game over: seat 1 wins" in text
+    assert "To move: nobody" in text and "Legal moves (0): none" in text
+    assert "Seat 0 hand: TS TC 9C 7S 7H 6S 6H 5S 5H 4S 4H" in text
+    assert "Seat 0 foot: QC JC TH TD 7D 7C 6D 6C 5D 5C 4D" in text
+    assert "Seat 1 hand: -" in text and "Seat 1 foot: -" in text
+    assert "Stock: 115 cards" in text
+    assert "Discard pile (bottom first): 4H 4C" in text
+    assert "Illegal" not in text
+
+
+def test_text_names_partnership_sides(tmp_path: Path) -> None:
+    data = {"rules": "kitchen-table", "players": 4, "seed": 3, "moves": ["draw"]}
+    result = run(tmp_path, data)
+    assert result.exit_code == 0
+    assert "side 0 (seats 0, 2)" in result.stdout and "side 1 (seats 1, 3)" in result.stdout
+    assert "Game in progress: hand 1" in result.stdout and "To move: seat 1" in result.stdout
+
+
+def test_text_at_an_illegal_move(tmp_path: Path) -> None:
+    result = run(tmp_path, record(["draw", "meld QS QH QD"]))
+    assert result.exit_code == 2
+    text = result.stdout
+    assert "Illegal move at moves[1] ('meld QS QH QD')" in text
+    assert "[rule: opening_minimums]" in text
+    assert "Legal moves (3): discard KS, discard QS, discard JS" in text
+    assert "Seat 1 hand: KS KS KH KH KD KD KC QS QH QD JS JH JD" in text
+
+
+def test_text_of_a_bad_record(tmp_path: Path) -> None:
+    result = run(tmp_path, json.dumps(record(OUT, seeds=1)))
+    assert result.exit_code == 2
+    assert result.stdout == ""
+    assert result.stderr.startswith("error: unknown key 'seeds'")
