@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import typer
 
-from handfoot.commands import rules_cmd, score_cmd
+from handfoot.commands import replay_cmd, rules_cmd, score_cmd
 
 app = typer.Typer(
     name="handfoot",
@@ -20,6 +20,7 @@ app = typer.Typer(
 
 rules_cmd.register(app)
 score_cmd.register(app)
+replay_cmd.register(app)
 
 
 def main() -> None:
