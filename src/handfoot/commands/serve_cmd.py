@@ -1,0 +1,58 @@
+"""``handfoot serve``: run the game server (lobby, WebSocket play, stored tables) on this machine."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Annotated
+
+import typer
+
+from handfoot.commands import fail
+
+
+def register(app: typer.Typer) -> None:
+    """Add the ``serve`` command to ``app``."""
+    app.command("serve")(serve)
+
+
+def serve(
+    data: Annotated[
+        Path | None,
+        typer.Option("--data", help="Folder for the database (env HANDFOOT_DATA; default ./handfoot-data)."),
+    ] = None,
+    host: Annotated[
+        str | None, typer.Option(help="Address to listen on (env HANDFOOT_HOST; default 127.0.0.1).")
+    ] = None,
+    port: Annotated[
+        int | None, typer.Option(help="Port to listen on (env HANDFOOT_PORT; default 8000).")
+    ] = None,
+    database_url: Annotated[
+        str | None,
+        typer.Option(
+            "--database-url", help="A SQLAlchemy URL instead of SQLite in --data (env HANDFOOT_DATABASE_URL)."
+        ),
+    ] = None,
+    bot_delay: Annotated[
+        float | None,
+        typer.Option("--bot-delay", help="Seconds a bot waits before moving (env HANDFOOT_BOT_DELAY)."),
+    ] = None,
+) -> None:
+    """Start the server on localhost and print its address; stop it with Ctrl+C.
+
+    Tables and their moves are stored as they happen, so a restart picks every game up where it was.
+    """
+    import uvicorn
+
+    from handfoot.server.app import create_app
+    from handfoot.server.config import SettingsError, load_settings
+
+    try:
+        settings = load_settings(
+            data_dir=data, host=host, port=port, database_url=database_url, bot_delay=bot_delay
+        )
+        settings.prepare()
+    except SettingsError as exc:
+        fail(str(exc))
+    shown = "localhost" if settings.host in ("127.0.0.1", "::1") else settings.host
+    typer.echo(f"handfoot server at http://{shown}:{settings.port}/  (data: {settings.data_dir.resolve()})")
+    uvicorn.run(create_app(settings), host=settings.host, port=settings.port, log_level="info")

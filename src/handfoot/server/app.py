@@ -1,0 +1,173 @@
+"""The FastAPI application: the lobby over HTTP (``/api/...``) and play over WebSocket
+(``/ws/tables/{id}``). ``create_app(settings)`` builds it; its lifespan opens storage, rebuilds every
+table and starts the bots, and on shutdown stops the bots and closes storage."""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
+from typing import Any
+
+from fastapi import FastAPI, Request
+from fastapi.exceptions import RequestValidationError
+from fastapi.responses import JSONResponse
+from starlette.exceptions import HTTPException as StarletteHTTPException
+
+from handfoot.server.bot_runner import BotRunner
+from handfoot.server.config import Settings
+from handfoot.server.fanout import broadcast_table
+from handfoot.server.lobby import (
+    CreateTable,
+    JoinTable,
+    option_catalogue,
+    preset_detail,
+    preset_summaries,
+    validation_text,
+)
+from handfoot.server.protocol import PROTOCOL_VERSION
+from handfoot.server.seat_bots import bot_names
+from handfoot.server.storage import Storage
+from handfoot.server.tables import LiveTable, LobbyError, TableService
+from handfoot.server.ws import table_socket
+
+log = logging.getLogger("handfoot.server")
+
+
+class ApiError(Exception):
+    """An HTTP error with a code and a sentence, answered as ``{"error": {"code", "message"}}``."""
+
+    def __init__(self, status: int, code: str, message: str) -> None:
+        super().__init__(message)
+        self.status = status
+        self.code = code
+        self.message = message
+
+
+def _error(status: int, code: str, message: str) -> JSONResponse:
+    return JSONResponse({"error": {"code": code, "message": message}}, status_code=status)
+
+
+def create_app(settings: Settings) -> FastAPI:
+    """The server application for ``settings`` (nothing is opened until its lifespan starts)."""
+
+    @asynccontextmanager
+    async def lifespan(app: FastAPI) -> AsyncIterator[None]:
+        settings.prepare()
+        storage = Storage(settings.db_url)
+        service = TableService(storage, settings.snapshot_every)
+        runner = BotRunner(service, settings.bot_delay)
+        runner.attach()
+        count = service.load_all()
+        log.info("loaded %d tables from %s", count, settings.db_url)
+        app.state.service = service
+        try:
+            yield
+        finally:
+            await runner.stop()
+            storage.close()
+
+    app = FastAPI(title="handfoot", version=str(PROTOCOL_VERSION), lifespan=lifespan)
+
+    @app.exception_handler(ApiError)
+    async def _api_error(_request: Request, exc: ApiError) -> JSONResponse:
+        return _error(exc.status, exc.code, exc.message)
+
+    @app.exception_handler(RequestValidationError)
+    async def _invalid(_request: Request, exc: RequestValidationError) -> JSONResponse:
+        return _error(422, "invalid", validation_text(exc.errors()))
+
+    @app.exception_handler(StarletteHTTPException)
+    async def _http(_request: Request, exc: StarletteHTTPException) -> JSONResponse:
+        return _error(exc.status_code, "http", str(exc.detail))
+
+    def service_of(request: Request) -> TableService:
+        service: TableService = request.app.state.service
+        return service
+
+    def table_of(request: Request, table_id: str) -> LiveTable:
+        live = service_of(request).get(table_id)
+        if live is None:
+            raise ApiError(404, "no_table", f"there is no table {table_id!r}")
+        return live
+
+    @app.get("/api/health")
+    async def health() -> dict[str, Any]:
+        """The server is up; which protocol version it speaks."""
+        return {"ok": True, "protocol": PROTOCOL_VERSION}
+
+    @app.get("/api/presets")
+    async def presets() -> list[dict[str, Any]]:
+        """The rule presets: name, title, summary, player counts."""
+        return preset_summaries()
+
+    @app.get("/api/presets/{name}")
+    async def preset_options(name: str) -> dict[str, Any]:
+        """One preset with every option's value and help."""
+        try:
+            return preset_detail(name)
+        except KeyError:
+            raise ApiError(404, "no_preset", f"there is no preset {name!r}") from None
+
+    @app.get("/api/options")
+    async def options() -> list[dict[str, Any]]:
+        """Every rule option with its section and help."""
+        return option_catalogue()
+
+    @app.get("/api/bots")
+    async def bots() -> dict[str, list[str]]:
+        """The bots a seat can be given."""
+        return {"bots": bot_names()}
+
+    @app.get("/api/tables")
+    async def list_tables(request: Request) -> list[dict[str, Any]]:
+        """Every table's public summary."""
+        return [live.info() for live in service_of(request).tables.values()]
+
+    @app.post("/api/tables", status_code=201)
+    async def create_table(body: CreateTable, request: Request) -> dict[str, Any]:
+        """Create a table; answers with its summary and a secret invitation per invited seat."""
+        seats = [(s.kind, s.bot) for s in body.seats] if body.seats is not None else []
+        try:
+            live, tokens = service_of(request).create(body.preset, body.options, body.players, seats)
+        except LobbyError as exc:
+            raise ApiError(422, "bad_table", str(exc)) from None
+        base = str(request.base_url).rstrip("/")
+        return {
+            "table": live.info(),
+            "invites": [
+                {"seat": seat, "token": token, "link": f"{base}/play/{live.id}#seat={token}"}
+                for seat, token in sorted(tokens.items())
+            ],
+            "watch": f"{base}/watch/{live.id}",
+            "websocket": f"/ws/tables/{live.id}",
+        }
+
+    @app.get("/api/tables/{table_id}")
+    async def table(table_id: str, request: Request) -> dict[str, Any]:
+        """One table's public summary."""
+        return table_of(request, table_id).info()
+
+    @app.post("/api/tables/{table_id}/join")
+    async def join(table_id: str, body: JoinTable, request: Request) -> dict[str, Any]:
+        """Take the seat a token belongs to, under a display name."""
+        live = table_of(request, table_id)
+        seat = live.seat_of_token(body.token)
+        if seat is None or live.seats[seat].kind != "human":
+            raise ApiError(403, "bad_token", "this seat token does not belong to this table")
+        async with live.lock:
+            service_of(request).join(live, seat, body.name)
+            await broadcast_table(live)
+        return {"seat": seat, "name": body.name, "table": live.info()}
+
+    @app.get("/api/tables/{table_id}/record")
+    async def record(table_id: str, request: Request) -> JSONResponse:
+        """A finished game's record (the JSON ``handfoot replay`` reads), as a file download."""
+        live = table_of(request, table_id)
+        if not live.game.finished:
+            raise ApiError(409, "not_finished", "the record can be downloaded once the game is over")
+        headers = {"Content-Disposition": f'attachment; filename="handfoot-{live.id}.json"'}
+        return JSONResponse(live.record().to_json(), headers=headers)
+
+    app.add_api_websocket_route("/ws/tables/{table_id}", table_socket)
+    return app

@@ -1,0 +1,107 @@
+"""Bots playing their seats server-side, through the same pipeline as everyone else.
+
+After every change to a table (created, loaded, a move accepted) the runner checks whether a bot is to
+move there; if so it waits ``delay`` seconds (a human-like pause; zero in tests), asks the bot for a move
+from its seat's *view*, and submits it with the seat's token and the version it looked at.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import random
+import secrets
+
+from handfoot.engine import move_text
+from handfoot.server.pipeline import Accepted, play
+from handfoot.server.seat_bots import SeatBot, legal_moves, make_bot
+from handfoot.server.tables import BOT, LiveTable, TableService
+
+log = logging.getLogger("handfoot.server")
+
+MAX_FAILURES = 3
+
+
+class BotRunner:
+    """Runs at most one bot task per table. ``attach`` makes it listen to a TableService."""
+
+    def __init__(self, service: TableService, delay: float) -> None:
+        self.service = service
+        self.delay = delay
+        self.tasks: dict[str, asyncio.Task[None]] = {}
+        self.failures: dict[str, int] = {}
+        self.bots: dict[tuple[str, int], SeatBot] = {}
+        self.rngs: dict[str, random.Random] = {}
+        self.stopped = False
+
+    def attach(self) -> None:
+        """Listen to the service: every table change may start a bot's turn."""
+        self.service.listeners.append(self.poke)
+
+    def bot_to_move(self, live: LiveTable) -> int | None:
+        """The seat of the bot that is to move at ``live``, or None."""
+        seat = live.game.to_move
+        if seat is None or live.broken or live.seats[seat].kind != BOT:
+            return None
+        return seat
+
+    def poke(self, live: LiveTable) -> None:
+        """Start the table's bot task if a bot is to move and none is running (needs a running loop)."""
+        if self.stopped or live.id in self.tasks or self.bot_to_move(live) is None:
+            return
+        if self.failures.get(live.id, 0) >= MAX_FAILURES:
+            return
+        try:
+            loop = asyncio.get_running_loop()
+        except RuntimeError:
+            return
+        self.tasks[live.id] = loop.create_task(self._turn(live))
+
+    async def _turn(self, live: LiveTable) -> None:
+        try:
+            await asyncio.sleep(self.delay)
+            await self._move(live)
+        except asyncio.CancelledError:
+            raise
+        except Exception:
+            log.exception("the bot at table %s failed", live.id)
+            self.failures[live.id] = self.failures.get(live.id, 0) + 1
+        finally:
+            self.tasks.pop(live.id, None)
+        self.poke(live)
+
+    async def _move(self, live: LiveTable) -> None:
+        seat = self.bot_to_move(live)
+        if seat is None:
+            return
+        key = (live.id, seat)
+        if key not in self.bots:
+            self.bots[key] = make_bot(live.seats[seat].bot or "")
+        rng = self.rngs.setdefault(live.id, random.Random(secrets.randbits(64)))
+        version = live.version
+        legal = legal_moves(live.game.state)
+        seat_view = live.view_for(seat)
+        # A searching bot may think for a while: off the event loop, on a view and a list that are its own.
+        move = await asyncio.to_thread(self.bots[key].choose, seat_view, legal, rng)
+        if live.version != version:
+            return
+        outcome = await play(self.service, live, live.bot_tokens[seat], version, move_text(move))
+        if isinstance(outcome, Accepted):
+            self.failures.pop(live.id, None)
+            return
+        if outcome.rule != "version":
+            log.warning(
+                "the bot at table %s seat %d was refused %r: %s", live.id, seat, outcome.move, outcome.message
+            )
+            self.failures[live.id] = self.failures.get(live.id, 0) + 1
+            if legal and live.version == version:
+                await play(self.service, live, live.bot_tokens[seat], version, move_text(legal[0]))
+
+    async def stop(self) -> None:
+        """Cancel every bot task and wait for them to end."""
+        self.stopped = True
+        tasks = list(self.tasks.values())
+        for task in tasks:
+            task.cancel()
+        await asyncio.gather(*tasks, return_exceptions=True)
+        self.tasks.clear()

@@ -1,0 +1,115 @@
+"""Server settings: where the data lives, where to listen, how bots pace themselves.
+
+Each setting can come from an argument, else an environment variable, else its default:
+
+====================  ==========================  ==========================================
+setting               environment variable        default
+====================  ==========================  ==========================================
+data_dir              HANDFOOT_DATA               ``./handfoot-data``
+host                  HANDFOOT_HOST               ``127.0.0.1``
+port                  HANDFOOT_PORT               ``8000``
+database_url          HANDFOOT_DATABASE_URL       ``sqlite:///<data_dir>/handfoot.db``
+bot_delay             HANDFOOT_BOT_DELAY          ``0.8`` (seconds before a bot moves)
+snapshot_every        HANDFOOT_SNAPSHOT_EVERY     ``50`` (moves between snapshots)
+====================  ==========================  ==========================================
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Mapping
+from dataclasses import dataclass
+from pathlib import Path
+
+DEFAULT_DATA = "handfoot-data"
+DEFAULT_HOST = "127.0.0.1"
+DEFAULT_PORT = 8000
+DEFAULT_BOT_DELAY = 0.8
+DEFAULT_SNAPSHOT_EVERY = 50
+
+
+class SettingsError(ValueError):
+    """A setting with a value that cannot be used (the message names the setting and what is allowed)."""
+
+
+@dataclass(frozen=True)
+class Settings:
+    """Everything the server needs to start. ``database_url`` is any SQLAlchemy URL (SQLite by default,
+    ``postgresql+psycopg://...`` works the same way)."""
+
+    data_dir: Path
+    host: str = DEFAULT_HOST
+    port: int = DEFAULT_PORT
+    database_url: str = ""
+    bot_delay: float = DEFAULT_BOT_DELAY
+    snapshot_every: int = DEFAULT_SNAPSHOT_EVERY
+
+    @property
+    def db_url(self) -> str:
+        """The database URL: ``database_url`` if set, else a SQLite file in ``data_dir``."""
+        if self.database_url:
+            return self.database_url
+        return f"sqlite:///{(self.data_dir / 'handfoot.db').as_posix()}"
+
+    def prepare(self) -> None:
+        """Create ``data_dir`` if it does not exist (raises SettingsError if it cannot be made)."""
+        try:
+            self.data_dir.mkdir(parents=True, exist_ok=True)
+        except OSError as exc:
+            raise SettingsError(f"data folder {self.data_dir}: {exc.strerror or exc}") from None
+
+
+def _number(env: Mapping[str, str], key: str, kind: type[int] | type[float], default: float) -> float:
+    raw = env.get(key)
+    if raw is None or raw == "":
+        return default
+    try:
+        value = kind(raw)
+    except ValueError:
+        what = "a whole number" if kind is int else "a number"
+        raise SettingsError(f"{key} is {raw!r}; allowed: {what}") from None
+    if value < 0:
+        raise SettingsError(f"{key} is {raw!r}; allowed: zero or more")
+    return value
+
+
+def load_settings(
+    env: Mapping[str, str] | None = None,
+    *,
+    data_dir: str | Path | None = None,
+    host: str | None = None,
+    port: int | None = None,
+    database_url: str | None = None,
+    bot_delay: float | None = None,
+    snapshot_every: int | None = None,
+) -> Settings:
+    """Settings from the arguments given (not None), else ``env`` (``os.environ`` by default), else defaults.
+
+    Raises SettingsError for an environment value that is not a number where one is needed, a negative
+    number, a port outside 0-65535 or ``snapshot_every`` below 1.
+    """
+    env = os.environ if env is None else env
+    data = Path(data_dir if data_dir is not None else env.get("HANDFOOT_DATA") or DEFAULT_DATA)
+    port_value = port if port is not None else int(_number(env, "HANDFOOT_PORT", int, DEFAULT_PORT))
+    if not 0 <= port_value <= 65535:
+        raise SettingsError(f"port is {port_value}; allowed: 0 to 65535")
+    every = (
+        snapshot_every
+        if snapshot_every is not None
+        else int(_number(env, "HANDFOOT_SNAPSHOT_EVERY", int, DEFAULT_SNAPSHOT_EVERY))
+    )
+    if every < 1:
+        raise SettingsError(f"snapshot_every is {every}; allowed: 1 or more")
+    delay = (
+        bot_delay if bot_delay is not None else _number(env, "HANDFOOT_BOT_DELAY", float, DEFAULT_BOT_DELAY)
+    )
+    if delay < 0:
+        raise SettingsError(f"bot_delay is {delay}; allowed: zero or more seconds")
+    return Settings(
+        data_dir=data,
+        host=host if host is not None else env.get("HANDFOOT_HOST") or DEFAULT_HOST,
+        port=port_value,
+        database_url=database_url if database_url is not None else env.get("HANDFOOT_DATABASE_URL", ""),
+        bot_delay=float(delay),
+        snapshot_every=every,
+    )

@@ -1,0 +1,125 @@
+"""The lobby's request bodies (pydantic models that refuse anything unexpected) and the rules catalogue
+the table-creation form is built from."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any, Literal
+
+from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
+
+from handfoot.rules import (
+    OPTION_HELP,
+    OPTION_NAMES,
+    OPTION_SECTION,
+    PRESET_NAMES,
+    SECTION_TITLES,
+    preset,
+    rules_to_mapping,
+)
+from handfoot.server.protocol import clean_name
+from handfoot.server.seat_bots import bot_names, default_bot
+
+
+class _Body(BaseModel):
+    model_config = ConfigDict(extra="forbid", strict=True)
+
+
+class SeatSpec(_Body):
+    """One seat of a new table: an invitation (a secret link) or a bot (by name; the default bot if none)."""
+
+    kind: Literal["invite", "bot"]
+    bot: str | None = Field(default=None, max_length=64)
+
+    @model_validator(mode="after")
+    def _bot(self) -> SeatSpec:
+        if self.kind == "invite" and self.bot is not None:
+            raise ValueError("only a bot seat names a bot")
+        if self.kind == "bot":
+            names = bot_names()
+            if self.bot is None:
+                self.bot = default_bot()
+            elif self.bot not in names:
+                raise ValueError(f"no bot called {self.bot!r}; allowed: {', '.join(names)}")
+        return self
+
+
+class CreateTable(_Body):
+    """A new table: a preset, option overrides, the player count (the rules' default if absent) and the
+    seats (all invitations if absent)."""
+
+    preset: str = Field(max_length=64)
+    options: dict[str, Any] = Field(default_factory=dict)
+    players: int | None = Field(default=None, ge=1, le=16)
+    seats: list[SeatSpec] | None = Field(default=None, max_length=16)
+
+
+class JoinTable(_Body):
+    """Take a seat by its secret token, under a display name (1-32 characters)."""
+
+    token: str = Field(min_length=8, max_length=128)
+    name: str
+
+    @field_validator("name")
+    @classmethod
+    def _name(cls, value: str) -> str:
+        return clean_name(value)
+
+
+def option_catalogue() -> list[dict[str, Any]]:
+    """Every rule option: name, section, section title and its one-line help."""
+    return [
+        {
+            "name": name,
+            "section": OPTION_SECTION[name],
+            "section_title": SECTION_TITLES[OPTION_SECTION[name]],
+            "help": OPTION_HELP[name],
+        }
+        for name in OPTION_NAMES
+    ]
+
+
+def preset_summaries() -> list[dict[str, Any]]:
+    """The presets with their titles, summaries and player counts."""
+    out = []
+    for name in PRESET_NAMES:
+        rules = preset(name)
+        out.append(
+            {
+                "name": name,
+                "title": rules.title,
+                "summary": rules.summary,
+                "players_allowed": list(rules.players_allowed),
+                "default_players": rules.default_players,
+            }
+        )
+    return out
+
+
+def preset_detail(name: str) -> dict[str, Any]:
+    """One preset: its summary and every option with its value and help (raises KeyError if unknown)."""
+    if name not in PRESET_NAMES:
+        raise KeyError(name)
+    values = rules_to_mapping(preset(name))
+    summary = next(p for p in preset_summaries() if p["name"] == name)
+    return {
+        **summary,
+        "options": [{**option, "value": values[option["name"]]} for option in option_catalogue()],
+    }
+
+
+def validation_text(errors: Sequence[Any]) -> str:
+    """A readable sentence from pydantic/FastAPI error dicts: ``where: what is wrong; ...``."""
+    parts = []
+    for error in errors:
+        where = ""
+        for part in error.get("loc", ()):
+            if part in ("body", "query", "path"):
+                continue
+            where += f"[{part}]" if isinstance(part, int) else f"{'.' if where else ''}{part}"
+        message = str(error.get("msg", "invalid"))
+        if error.get("type") == "extra_forbidden":
+            message = "unknown field"
+        message = message.removeprefix("Value error, ")
+        parts.append(f"{where}: {message}" if where else message)
+    return "; ".join(parts) or "the request is not valid"

@@ -1,0 +1,136 @@
+"""The one path every move takes, from a person or a bot:
+
+seat token -> game over? -> this seat's turn? -> stale version? -> verify -> apply -> persist -> send
+each seat its own view (spectators the public view).
+
+``submit`` is the synchronous core (everything up to persisting); ``play`` runs it under the table's
+lock and then broadcasts. A refusal changes nothing and is returned to the caller, who sends it to the
+sender only.
+"""
+
+from __future__ import annotations
+
+import logging
+from dataclasses import dataclass
+from typing import Any
+
+from handfoot.engine import Event, IllegalMove, MoveSyntaxError, move_text, parse_move
+from handfoot.record import NOTATION_RULE
+from handfoot.server.fanout import broadcast_state
+from handfoot.server.protocol import event_json
+from handfoot.server.storage import StorageError
+from handfoot.server.tables import LiveTable, TableService, snapshot_of
+
+log = logging.getLogger("handfoot.server")
+
+# The ``rule`` of refusals made before the engine is asked.
+SEAT_RULE = "seat"
+GAME_OVER_RULE = "game_end"
+TURN_RULE = "turn"
+VERSION_RULE = "version"
+SERVER_RULE = "server"
+
+
+@dataclass(frozen=True)
+class Accepted:
+    """A move played and stored: by ``seat``, in canonical notation, making the table ``version``."""
+
+    seat: int
+    version: int
+    move: str
+    events: tuple[Event, ...]
+
+
+@dataclass(frozen=True)
+class Refused:
+    """A move not played: the rule it breaks, a sentence for the player, and the table's version."""
+
+    rule: str
+    message: str
+    version: int
+    move: str
+
+
+def submit(
+    service: TableService, live: LiveTable, token: str | None, version: int, text: str
+) -> Accepted | Refused:
+    """Check and play one move at ``live``, and store it. Call with the table's lock held.
+
+    Refuses (changing nothing) a token that is not one of the table's seats, a move once the game is over
+    or while the table is broken, a seat that is not to move, a ``version`` other than the table's, text
+    that is not in the notation, and a move the rules forbid. A move that was played but could not be
+    stored is undone by reloading the table from storage and refused with rule ``server``.
+    """
+
+    def refuse(rule: str, message: str) -> Refused:
+        return Refused(rule, message, live.version, text)
+
+    seat = live.seat_of_token(token)
+    if seat is None:
+        if token is None:
+            return refuse(SEAT_RULE, "Spectators cannot move: open a seat's invitation link to play.")
+        return refuse(SEAT_RULE, "This seat token does not belong to this table.")
+    game = live.game
+    if live.broken:
+        return refuse(SERVER_RULE, f"This table cannot take moves: {live.broken}.")
+    if game.finished:
+        return refuse(GAME_OVER_RULE, "The game is over.")
+    if game.to_move != seat:
+        who = live.seats[game.to_move].name if game.to_move is not None else None
+        return refuse(
+            TURN_RULE, f"It is not your turn: seat {game.to_move}{f' ({who})' if who else ''} is to move."
+        )
+    if version != live.version:
+        return refuse(
+            VERSION_RULE,
+            f"The move was made at version {version} but the table is at version {live.version}: "
+            "look at the new position and move again.",
+        )
+    try:
+        move = parse_move(text)
+        game.verify(move)
+    except MoveSyntaxError as exc:
+        return refuse(NOTATION_RULE, str(exc))
+    except IllegalMove as exc:
+        return refuse(exc.rule, exc.message)
+    canonical = move_text(move)
+    hand_before = game.hand_index
+    events = game.apply(move)
+    snapshot = None
+    if (live.version + 1) % service.snapshot_every == 0 or game.finished or game.hand_index != hand_before:
+        snapshot = snapshot_of(game, live.version + 1)
+    try:
+        service.storage.append_move(
+            live.id, live.version, seat, canonical, finished=game.finished, snapshot=snapshot
+        )
+    except StorageError as exc:
+        log.error("%s", exc)
+        service.reload(live)
+        return refuse(SERVER_RULE, "The server could not store the move; nothing was played. Try again.")
+    live.version += 1
+    return Accepted(seat, live.version, canonical, tuple(events))
+
+
+def last_json(accepted: Accepted) -> dict[str, Any]:
+    """The public description of an accepted move, sent with the next state: who, what, what it caused."""
+    return {
+        "seat": accepted.seat,
+        "version": accepted.version,
+        "move": accepted.move,
+        "events": [event_json(e) for e in accepted.events],
+    }
+
+
+async def play(
+    service: TableService, live: LiveTable, token: str | None, version: int, text: str
+) -> Accepted | Refused:
+    """Run ``submit`` under the table's lock; on success send every connection its new state, then tell
+    the service's listeners (bots). Returns the outcome for the caller to report to the sender."""
+    async with live.lock:
+        outcome = submit(service, live, token, version, text)
+        if isinstance(outcome, Accepted):
+            live.last = last_json(outcome)
+            await broadcast_state(live)
+    if isinstance(outcome, Accepted):
+        service.notify(live)
+    return outcome

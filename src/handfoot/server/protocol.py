@@ -1,0 +1,229 @@
+"""The WebSocket protocol, version 1: the messages a client may send (pydantic models that validate
+every field) and the messages the server sends (plain JSON built here and nowhere else).
+
+docs/protocol.md is the reference for client authors. The only description of a hand in play that
+leaves the server is ``view_json`` of a ``View``: a seat's own view, or the public view for spectators.
+"""
+
+from __future__ import annotations
+
+import json
+import unicodedata
+from collections.abc import Sequence
+from typing import Annotated, Any, Literal
+
+from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, ValidationError, field_validator
+
+from handfoot import cards as C
+from handfoot.engine import Event, Seating, View
+
+PROTOCOL_VERSION = 1
+MAX_MESSAGE_CHARS = 8192
+MAX_MOVE_CHARS = 600
+MESSAGE_TYPES = ("hello", "move", "sync", "ping")
+
+
+class ProtocolError(ValueError):
+    """A client message that is not valid: the text says what was wrong and what is allowed."""
+
+
+def clean_name(value: str) -> str:
+    """A display name with surrounding spaces removed; raises ValueError unless it has 1 to 32 characters
+    and no control characters."""
+    name = value.strip()
+    if not 1 <= len(name) <= 32:
+        raise ValueError("a name has 1 to 32 characters")
+    if any(unicodedata.category(ch).startswith("C") for ch in name):
+        raise ValueError("a name cannot hold control characters")
+    return name
+
+
+class _Message(BaseModel):
+    model_config = ConfigDict(extra="forbid", strict=True, frozen=True)
+
+
+class Hello(_Message):
+    """The first message on a connection: a seat token to play, none to watch; optionally a name."""
+
+    type: Literal["hello"]
+    protocol: int = PROTOCOL_VERSION
+    token: str | None = Field(default=None, min_length=8, max_length=128)
+    name: str | None = None
+
+    @field_validator("name")
+    @classmethod
+    def _name(cls, value: str | None) -> str | None:
+        return None if value is None else clean_name(value)
+
+
+class MoveMessage(_Message):
+    """A move in the notation, made against the table version the client last saw."""
+
+    type: Literal["move"]
+    version: int = Field(ge=0)
+    move: str = Field(min_length=1, max_length=MAX_MOVE_CHARS)
+
+
+class Sync(_Message):
+    """Ask for the current state again."""
+
+    type: Literal["sync"]
+
+
+class Ping(_Message):
+    """Keep-alive; answered with ``pong``."""
+
+    type: Literal["ping"]
+
+
+ClientMessage = Annotated[Hello | MoveMessage | Sync | Ping, Field(discriminator="type")]
+_CLIENT_ADAPTER: TypeAdapter[Hello | MoveMessage | Sync | Ping] = TypeAdapter(ClientMessage)
+
+
+def describe_validation(exc: ValidationError, drop_tag: bool = True) -> str:
+    """One readable sentence per problem in a pydantic error: ``field: what is wrong``."""
+    parts = []
+    for error in exc.errors():
+        loc = [str(p) for p in error["loc"]]
+        if drop_tag and loc and loc[0] in MESSAGE_TYPES:
+            loc = loc[1:]
+        where = ".".join(loc)
+        message = str(error["msg"]).removeprefix("Value error, ")
+        if error["type"] == "extra_forbidden":
+            message = "unknown field"
+        parts.append(f"{where}: {message}" if where else message)
+    return "; ".join(parts)
+
+
+def parse_client_message(text: str | bytes) -> Hello | MoveMessage | Sync | Ping:
+    """The client message in ``text``; raises ProtocolError saying what is wrong with it."""
+    if isinstance(text, bytes):
+        raise ProtocolError("messages are JSON text frames, not binary frames")
+    if len(text) > MAX_MESSAGE_CHARS:
+        raise ProtocolError(f"a message has at most {MAX_MESSAGE_CHARS} characters")
+    try:
+        data = json.loads(text)
+    except json.JSONDecodeError as exc:
+        raise ProtocolError(f"not JSON: {exc.msg} at character {exc.pos}") from None
+    allowed = ", ".join(MESSAGE_TYPES)
+    if not isinstance(data, dict):
+        raise ProtocolError(f'a message is a JSON object with a "type": one of {allowed}')
+    if data.get("type") not in MESSAGE_TYPES:
+        raise ProtocolError(f'"type" is {data.get("type")!r}; allowed: {allowed}')
+    try:
+        return _CLIENT_ADAPTER.validate_python(data)
+    except ValidationError as exc:
+        raise ProtocolError(f"{data['type']}: {describe_validation(exc)}") from None
+
+
+# --- what the server sends ------------------------------------------------------------------------
+def _code(card: int) -> str | None:
+    return None if card < 0 else C.CODE_OF[card]
+
+
+def view_json(v: View) -> dict[str, Any]:
+    """A View as JSON with card codes: exactly the View's fields, nothing from outside it."""
+    return {
+        "seat": None if v.seat < 0 else v.seat,
+        "hand_index": v.hand_index,
+        "dealer": v.dealer,
+        "turn_seat": v.turn_seat,
+        "to_move": v.to_move,
+        "phase": v.phase.name.lower(),
+        "permission": {0: "none", 1: "granted", -1: "refused"}.get(v.permission, "none"),
+        "hand": C.codes(v.hand),
+        "seats": [
+            {
+                "hand_count": s.hand_count,
+                "in_foot": s.in_foot,
+                "foot_count": s.foot_count,
+                "known": {C.KIND_NAMES[kind]: n for kind, n in enumerate(s.known) if n},
+            }
+            for s in v.seats
+        ],
+        "melds": [
+            {"owner": m.owner, "rank": C.RANK_LETTER[m.rank], "cards": C.codes(m.cards), "wilds": m.wilds}
+            for m in v.melds
+        ],
+        "red_threes": [C.codes(r) for r in v.red_threes],
+        "down": list(v.down),
+        "minimums": list(v.minimums),
+        "books": [{"clean": b[0], "dirty": b[1], "wild": b[2]} for b in v.books],
+        "pile_top": _code(v.pile_top),
+        "pile_size": v.pile_size,
+        "pile": C.codes(v.pile),
+        "stock_size": v.stock_size,
+        "last_round_left": v.last_round_left,
+        "out_seat": None if v.out_seat < 0 else v.out_seat,
+        "end_reason": v.end_reason.name.lower(),
+        "move_count": v.move_count,
+    }
+
+
+def event_json(e: Event) -> dict[str, Any]:
+    """An engine event as JSON (its cards are public ones; drawn cards are only counted)."""
+    return {
+        "type": e.type.value,
+        "seat": e.seat,
+        "cards": C.codes(e.cards),
+        "amount": e.amount,
+        "detail": e.detail,
+    }
+
+
+def seating_json(seating: Seating) -> dict[str, Any]:
+    """Who sits with whom: each seat's side and meld owner, and the seats of each side."""
+    return {
+        "side_of": list(seating.side_of),
+        "owner_of": list(seating.owner_of),
+        "sides": [list(seats) for seats in seating.side_seats],
+    }
+
+
+def welcome_message(
+    table_id: str, seat: int | None, rules: dict[str, Any], seating: Seating, bots: Sequence[str]
+) -> dict[str, Any]:
+    """The answer to ``hello``: who the connection is, the table's rules and seating."""
+    return {
+        "type": "welcome",
+        "protocol": PROTOCOL_VERSION,
+        "table_id": table_id,
+        "seat": seat,
+        "role": "spectator" if seat is None else "player",
+        "rules": rules,
+        "seating": seating_json(seating),
+        "bots": list(bots),
+    }
+
+
+def state_message(
+    version: int,
+    table: dict[str, Any],
+    view: View,
+    legal: Sequence[str],
+    last: dict[str, Any] | None,
+) -> dict[str, Any]:
+    """The position after ``version`` moves, as one seat (or a spectator) may see it."""
+    return {
+        "type": "state",
+        "version": version,
+        "table": table,
+        "view": view_json(view),
+        "legal": list(legal),
+        "last": last,
+    }
+
+
+def refused_message(rule: str, message: str, version: int, move: str) -> dict[str, Any]:
+    """A move the server would not play, sent to its sender only; nothing changed."""
+    return {"type": "refused", "rule": rule, "message": message, "version": version, "move": move}
+
+
+def error_message(code: str, message: str) -> dict[str, Any]:
+    """A message the server could not use (bad JSON, unknown type, bad field...); nothing changed."""
+    return {"type": "error", "code": code, "message": message}
+
+
+def table_message(table: dict[str, Any]) -> dict[str, Any]:
+    """The table's public summary changed (someone joined, connected or left)."""
+    return {"type": "table", "table": table}

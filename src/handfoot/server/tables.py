@@ -1,0 +1,326 @@
+"""Tables in play: each one a ``Game`` with its seats, version, connections and lock, and the service that
+creates them, finds them and rebuilds them from storage.
+
+A table's *version* is the number of moves played at it; every accepted move adds one. Tables are
+rebuilt on start by replaying their stored moves, and checked against their latest snapshot.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import logging
+import secrets
+from collections.abc import Awaitable, Callable, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from handfoot.engine import Game, IllegalMove, MoveSyntaxError, Seating, View, spectator_view, view
+from handfoot.engine.serialize import state_to_json
+from handfoot.record import Record, record_of
+from handfoot.rules import PRESET_NAMES, RuleError, RuleSet, load_rules, rules_to_mapping
+from handfoot.server.storage import SeatRow, Storage, StoredTable, TableRow, now, token_hash
+
+log = logging.getLogger("handfoot.server")
+
+HUMAN = "human"
+BOT = "bot"
+
+
+class LobbyError(ValueError):
+    """A table that cannot be created or joined as asked; the message says why and what is allowed."""
+
+
+@dataclass
+class Seat:
+    """One seat: a human (known by the hash of its secret token) or a bot (with a token that lives only in
+    this process). ``name`` is the display name, None until a human joins."""
+
+    index: int
+    kind: str
+    bot: str | None
+    name: str | None
+    token_hash: str
+
+
+@dataclass(eq=False)
+class Connection:
+    """One open client connection: how to send it a JSON message, and its seat (None: a spectator)."""
+
+    send: Callable[[dict[str, Any]], Awaitable[None]]
+    seat: int | None
+
+
+@dataclass(eq=False)
+class LiveTable:
+    """A table in memory. ``game`` is authoritative; ``version`` counts its stored moves. ``broken`` says
+    why a table can no longer take moves (its stored moves no longer replay), else None."""
+
+    id: str
+    created_at: str
+    rules_source: str | dict[str, Any]
+    seed: int
+    dealer: int
+    game: Game
+    seats: list[Seat]
+    version: int = 0
+    broken: str | None = None
+    last: dict[str, Any] | None = None
+    connections: list[Connection] = field(default_factory=list)
+    bot_tokens: dict[int, str] = field(default_factory=dict)
+    lock: asyncio.Lock = field(default_factory=asyncio.Lock)
+
+    @property
+    def players(self) -> int:
+        """The number of seats."""
+        return self.game.players
+
+    @property
+    def seating(self) -> Seating:
+        """Sides and meld owners of the seats."""
+        return self.game.state.seating
+
+    def seat_of_token(self, token: str | None) -> int | None:
+        """The seat whose secret token this is, or None (no token, or not one of this table's)."""
+        if not token:
+            return None
+        digest = token_hash(token)
+        for seat in self.seats:
+            if secrets.compare_digest(seat.token_hash, digest):
+                return seat.index
+        return None
+
+    def view_for(self, seat: int | None) -> View:
+        """The seat's own view of the hand in play, or the public view for None."""
+        state = self.game.state
+        return spectator_view(state) if seat is None else view(state, seat)
+
+    def legal_for(self, seat: int | None) -> list[str]:
+        """The text of every legal atomic move, for the seat to move only (else empty)."""
+        if seat is None or self.broken or self.game.to_move != seat:
+            return []
+        return [str(move) for move in self.game.legal_moves()]
+
+    def info(self) -> dict[str, Any]:
+        """The table's public summary: no token, seed, deal or hidden card."""
+        game = self.game
+        connected = {c.seat for c in self.connections if c.seat is not None}
+        return {
+            "id": self.id,
+            "created_at": self.created_at,
+            "rules": game.rules.name,
+            "rules_source": self.rules_source,
+            "players": self.players,
+            "seats": [
+                {
+                    "seat": s.index,
+                    "kind": s.kind,
+                    "bot": s.bot,
+                    "name": s.name,
+                    "joined": s.kind == BOT or s.name is not None,
+                    "connected": s.kind == BOT or s.index in connected,
+                    "side": self.seating.side_of[s.index],
+                }
+                for s in self.seats
+            ],
+            "spectators": sum(1 for c in self.connections if c.seat is None),
+            "version": self.version,
+            "hand_index": game.hand_index,
+            "hands": [
+                {"scores": list(r.scores), "went_out": r.went_out, "reason": r.reason} for r in game.results
+            ],
+            "totals": list(game.totals),
+            "to_move": game.to_move,
+            "finished": game.finished,
+            "winner": game.winner,
+            "broken": self.broken,
+        }
+
+    def record(self) -> Record:
+        """The game as a record (``handfoot replay`` accepts its JSON)."""
+        return record_of(self.game, self.rules_source)
+
+
+def rules_of(source: str | dict[str, Any]) -> RuleSet:
+    """The rule set a stored rules source names (raises RuleError if it no longer validates)."""
+    return load_rules(source)
+
+
+def snapshot_of(game: Game, version: int) -> dict[str, Any]:
+    """What a snapshot records after ``version`` moves: totals, results and the full hand state (secret:
+    snapshots never leave the server)."""
+    data = {
+        "version": version,
+        "hand_index": game.hand_index,
+        "totals": list(game.totals),
+        "scores": [list(r.scores) for r in game.results],
+        "finished": game.finished,
+        "winner": game.winner,
+        "state": state_to_json(game.state),
+    }
+    normal: dict[str, Any] = json.loads(json.dumps(data))
+    return normal
+
+
+def replay_stored(stored: StoredTable) -> tuple[Game, str | None]:
+    """Replay a stored table's moves into a new Game. Returns the game and None, or the game as far as it
+    could be replayed and why it stopped (a move that no longer plays, or a snapshot that differs)."""
+    row = stored.row
+    game = Game(rules_of(row.rules_source), row.players, row.seed, row.dealer)
+    snap_version, snap = stored.snapshot if stored.snapshot else (-1, {})
+    for index, (_seat, text) in enumerate(stored.moves):
+        if index == snap_version and snapshot_of(game, index) != snap:
+            return game, f"the replay differs from the snapshot taken after move {index}"
+        try:
+            game.apply_text(text)
+        except (IllegalMove, MoveSyntaxError) as exc:
+            return game, f"stored move {index} ({text!r}) no longer plays: {exc}"
+    if snap_version == len(stored.moves) and snapshot_of(game, snap_version) != snap:
+        return game, f"the replay differs from the snapshot taken after move {snap_version}"
+    return game, None
+
+
+def _fresh_token() -> str:
+    return secrets.token_urlsafe(24)
+
+
+class TableService:
+    """Every table of this server: creating, joining and finding them, and loading them from storage.
+
+    ``listeners`` are called with a table after each accepted move and when a table is created or
+    loaded (the bot runner listens, to move for bots whose turn it is)."""
+
+    def __init__(self, storage: Storage, snapshot_every: int) -> None:
+        self.storage = storage
+        self.snapshot_every = snapshot_every
+        self.tables: dict[str, LiveTable] = {}
+        self.listeners: list[Callable[[LiveTable], None]] = []
+
+    def notify(self, live: LiveTable) -> None:
+        """Tell every listener that ``live`` changed."""
+        for listener in self.listeners:
+            listener(live)
+
+    def get(self, table_id: str) -> LiveTable | None:
+        """The table with this id, or None."""
+        return self.tables.get(table_id)
+
+    # --- loading
+    def live_from_stored(self, stored: StoredTable) -> LiveTable:
+        """A LiveTable rebuilt from storage by replaying its moves (``broken`` set if that fails)."""
+        game, problem = replay_stored(stored)
+        row = stored.row
+        bot_tokens: dict[int, str] = {}
+        seats = []
+        for s in stored.seats:
+            digest = s.token_hash or ""
+            if s.kind == BOT:
+                bot_tokens[s.seat] = _fresh_token()
+                digest = token_hash(bot_tokens[s.seat])
+            seats.append(Seat(s.seat, s.kind, s.bot, s.name, digest))
+        if problem:
+            log.error("table %s cannot be rebuilt: %s", row.id, problem)
+        return LiveTable(
+            id=row.id,
+            created_at=row.created_at,
+            rules_source=row.rules_source,
+            seed=row.seed,
+            dealer=row.dealer,
+            game=game,
+            seats=seats,
+            version=len(stored.moves),
+            broken=problem,
+            bot_tokens=bot_tokens,
+        )
+
+    def load_all(self) -> int:
+        """Rebuild every stored table into memory; returns how many were loaded."""
+        for table_id in self.storage.table_ids():
+            stored = self.storage.load(table_id)
+            if stored is None:
+                continue
+            try:
+                self.tables[table_id] = self.live_from_stored(stored)
+            except RuleError as exc:
+                log.error("table %s has rules that no longer load: %s", table_id, exc)
+        for live in self.tables.values():
+            self.notify(live)
+        return len(self.tables)
+
+    def reload(self, live: LiveTable) -> None:
+        """Put a table's game back to what storage holds (after a failed write)."""
+        stored = self.storage.load(live.id)
+        if stored is None:
+            live.broken = "the table is no longer in storage"
+            return
+        live.game, live.broken = replay_stored(stored)
+        live.version = len(stored.moves)
+
+    # --- creating and joining
+    def create(
+        self,
+        preset: str,
+        options: dict[str, Any],
+        players: int | None,
+        seats: Sequence[tuple[str, str | None]],
+    ) -> tuple[LiveTable, dict[int, str]]:
+        """Create and store a table: ``preset`` plus option ``options``, ``players`` seats (the rules'
+        default if None), each seat ``("invite", None)`` or ``("bot", name)`` (bot names already checked).
+
+        Returns the table and the secret token of every invited seat. Raises LobbyError for an unknown
+        preset, options that do not validate (the RuleError's message), a player count the rules do not
+        allow, or a seat list of the wrong length.
+        """
+        if preset not in PRESET_NAMES:
+            raise LobbyError(f"preset {preset!r} does not exist; allowed: {', '.join(PRESET_NAMES)}")
+        if "extends" in options:
+            raise LobbyError("options cannot hold 'extends': the preset field names the rules to start from")
+        source: str | dict[str, Any] = {"extends": preset, **options} if options else preset
+        try:
+            rules = load_rules(source)
+        except RuleError as exc:
+            raise LobbyError(str(exc)) from None
+        count = rules.default_players if players is None else players
+        if count not in rules.players_allowed:
+            allowed = ", ".join(map(str, rules.players_allowed))
+            raise LobbyError(f"players is {count}; {rules.name} allows {allowed}")
+        if not seats:
+            seats = [("invite", None)] * count
+        if len(seats) != count:
+            raise LobbyError(
+                f"seats lists {len(seats)} seats; a table of {count} players needs exactly {count}"
+            )
+        table_id = secrets.token_urlsafe(8)
+        row = TableRow(
+            id=table_id,
+            created_at=now(),
+            rules_source=source,
+            players=count,
+            seed=secrets.randbits(62),
+            dealer=secrets.randbelow(count),
+        )
+        tokens: dict[int, str] = {}
+        rows: list[SeatRow] = []
+        for index, (kind, bot) in enumerate(seats):
+            if kind == "bot":
+                rows.append(SeatRow(index, BOT, bot))
+            else:
+                tokens[index] = _fresh_token()
+                rows.append(SeatRow(index, HUMAN, None, token_hash(tokens[index])))
+        self.storage.create_table(row, rows)
+        live = self.live_from_stored(StoredTable(row, rows))
+        self.tables[table_id] = live
+        self.notify(live)
+        return live, tokens
+
+    def join(self, live: LiveTable, seat: int, name: str) -> None:
+        """Give a human seat its display name (joining again just renames it)."""
+        if live.seats[seat].kind != HUMAN:
+            raise LobbyError(f"seat {seat} is played by a bot")
+        self.storage.set_name(live.id, seat, name)
+        live.seats[seat].name = name
+
+
+def rules_mapping(live: LiveTable) -> dict[str, Any]:
+    """Every option of a table's rules, as JSON values."""
+    return rules_to_mapping(live.game.rules)
