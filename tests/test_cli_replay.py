@@ -203,3 +203,17 @@ def test_text_of_a_bad_record(tmp_path: Path) -> None:
     assert result.exit_code == 2
     assert result.stdout == ""
     assert result.stderr.startswith("error: unknown key 'seeds'")
+
+
+def test_replay_is_a_command_of_handfoot(tmp_path: Path) -> None:
+    """The ``handfoot`` command line itself runs ``replay`` (imported here so that a problem elsewhere in
+    the command line fails this test only)."""
+    from handfoot.cli import app as handfoot
+
+    path = tmp_path / "game.json"
+    path.write_text(json.dumps(record(OUT)), "utf-8")
+    result = CliRunner().invoke(handfoot, ["replay", str(path), "--json"])
+    assert result.exit_code == 0, result.output
+    assert json.loads(result.stdout)["hands"] == [{"scores": [-145, 870], "went_out": 1}]
+    result = CliRunner().invoke(handfoot, ["replay", str(path)])
+    assert result.exit_code == 0 and "Game over: seat 1 wins" in result.stdout
