@@ -35,7 +35,12 @@ def running_server(settings: Settings, start_timeout: float = 10.0) -> Iterator[
     if settings.port == 0:
         settings = replace(settings, port=free_port())
     config = uvicorn.Config(
-        create_app(settings), host="127.0.0.1", port=settings.port, log_level="warning", lifespan="on"
+        create_app(settings),
+        host="127.0.0.1",
+        port=settings.port,
+        log_level="warning",
+        lifespan="on",
+        timeout_graceful_shutdown=1,
     )
     server = uvicorn.Server(config)
     thread = threading.Thread(target=server.run, name="handfoot-test-server", daemon=True)
@@ -99,9 +104,10 @@ class SeatClient:
         )
 
     def latest_state(self) -> dict[str, Any]:
-        """Ask for the state (``sync``) and return the answer."""
+        """Ask for the state (``sync``) and return the answer (skipping older states still queued)."""
         self.send({"type": "sync"})
-        return self.state()
+        states = [m for m in self.barrier() if m["type"] == "state"]
+        return states[-1]
 
     def barrier(self) -> list[dict[str, Any]]:
         """Ping and wait for the pong; returns every message that arrived before it."""
