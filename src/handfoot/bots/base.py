@@ -54,12 +54,31 @@ class Bot(ABC):
 
 def legal_for(state: HandState) -> list[Move]:
     """What a runner passes a bot as ``legal``: every legal atomic move (id order), then the compound
-    openings proposed by ``opening_moves``. Computed from the full state by the runner, never the bot."""
+    openings proposed by ``opening_moves``. Computed from the full state by the runner, never the bot.
+
+    Openings made on taking the pile are kept only when they use cards the player holds: the engine
+    also proposes openings that meld cards still hidden in the pile (or the stock), and passing those
+    would tell the bot what the pile hides.
+    """
     if state.phase is Phase.OVER:
         return []
     moves = [H.move_of_id(state, mid) for mid in H.legal_ids(state)]
-    moves.extend(opening_moves(state))
+    seat = state.to_move
+    for move in opening_moves(state):
+        if move.action is Action.PICKUP and not _all_held(state, seat, move):
+            continue
+        moves.append(move)
     return moves
+
+
+def _all_held(state: HandState, seat: int, move: Move) -> bool:
+    """True when every card the move names is in the seat's hand (as a multiset)."""
+    need: dict[int, int] = {}
+    for group in move.groups:
+        for card in group.cards:
+            need[card] = need.get(card, 0) + 1
+    held = state.hand_cards[seat]
+    return all(held[card] >= count for card, count in need.items())
 
 
 def is_answer(view: View) -> bool:

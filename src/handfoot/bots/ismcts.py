@@ -216,7 +216,7 @@ class IsmctsBot(Bot):
     def _in_world(world: HandState, move: Move) -> Move:
         """The move with the cards this world's player holds (ids travel between worlds, suits do not)."""
         mid = move_id(move)
-        if mid >= 0 and move.action is not Action.DISCARD:
+        if mid >= 0:
             return H.move_of_id(world, mid)
         return move
 

@@ -1,0 +1,145 @@
+"""Hints: the move the strongest bot would make within a budget, and one sentence saying why.
+
+``hint(view, legal, budget)`` searches with ``IsmctsBot`` (the heuristic alone with ``budget=None``)
+and explains the move from what the view shows, for instance "Take the pile: two 9s in hand and 14
+cards in it". ``legal`` is what a runner passes any bot (``legal_for``).
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from handfoot import cards as C
+from handfoot.bots.base import Bot
+from handfoot.bots.heuristic import HeuristicBot, Reading, pile_gain
+from handfoot.bots.ismcts import Budget, IsmctsBot
+from handfoot.engine.moves import Action, Move, group_counts, move_text
+from handfoot.engine.views import View
+from handfoot.rules.options import RedThrees
+
+DEFAULT_BUDGET = Budget(iterations=200)
+NUMBER_WORDS = ("no", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten")
+
+
+@dataclass(frozen=True)
+class Hint:
+    """A suggested move, its notation, and one sentence why."""
+
+    move: Move
+    text: str
+    reason: str
+
+    def __str__(self) -> str:
+        return f"{self.text}: {self.reason}"
+
+
+def _count(n: int, kind: int) -> str:
+    """``two 9s``, ``one king``, ``three jokers``."""
+    word = NUMBER_WORDS[n] if n < len(NUMBER_WORDS) else str(n)
+    if n == 1:
+        return f"{word} {C.KIND_WORDS[kind]}"
+    plural = C.KIND_PLURALS[kind] if kind not in range(C.TEN, C.FOUR + 1) else C.RANK_LETTER[kind] + "s"
+    return f"{word} {plural}"
+
+
+def hint(view: View, legal: Sequence[Move], budget: Budget | None = DEFAULT_BUDGET, seed: int = 0) -> Hint:
+    """The move the strongest bot makes here within ``budget`` (None: the heuristic, instantly) and
+    why. ``legal`` must be non-empty; the search is reproducible for ``seed``."""
+    if not legal:
+        raise ValueError("no legal move: the hand is over")
+    rng = random.Random(seed)
+    bot: Bot = HeuristicBot() if budget is None else IsmctsBot(budget)
+    move = bot.choose(view, legal, rng)
+    return Hint(move, move_text(move), explain(view, legal, move))
+
+
+def explain(view: View, legal: Sequence[Move], move: Move) -> str:
+    """One sentence on why ``move`` is played, from what ``view`` shows."""
+    r = Reading(view)
+    rules = view.rules
+    action = move.action
+    top = C.KIND_OF[view.pile_top] if view.pile_top >= 0 else -1
+    if action is Action.PICKUP:
+        held = r.counts[top]
+        gain = pile_gain(view) + 1
+        opening = "" if r.down else " and open"
+        return f"Take the pile{opening}: {_count(held, top)} in hand and {gain} cards in it"
+    if action is Action.DRAW:
+        if not any(m.action is Action.PICKUP for m in legal):
+            if top < 0:
+                return "Draw: the discard pile is empty"
+            if not rules.pickup_allowed:
+                return "Draw: the pile is never taken at this table"
+            if top == C.BLACK_THREE and rules.black_three_freezes:
+                return "Draw: the black 3 on top freezes the pile for you"
+            if C.is_wild(top) or top in (C.BLACK_THREE, C.RED_THREE):
+                return f"Draw: a {C.KIND_WORDS[top]} on top cannot be taken"
+            if not r.down:
+                return f"Draw: you cannot open with the {C.KIND_WORDS[top]} on top yet"
+            return f"Draw: you hold {_count(r.counts[top], top)}, not enough to take the pile"
+        return f"Draw: the pile ({view.pile_size} cards) is not worth taking now"
+    if action is Action.MELD:
+        return _explain_meld(r, move)
+    if action is Action.DISCARD:
+        kind = C.KIND_OF[move.card]
+        code = C.CODE_OF[move.card]
+        if r.in_foot and r.size == 1:
+            return f"Discard {code} and go out: your side has the books it needs"
+        if kind == C.RED_THREE and rules.red_threes is RedThrees.HOLD:
+            return f"Discard {code}: a red 3 still held at the end costs {-rules.red_three_held}"
+        if kind == C.BLACK_THREE:
+            if rules.black_three_freezes:
+                return f"Discard {code}: a black 3 freezes the pile for the next player"
+            return f"Discard {code}: a 3 is of no use to anyone and cannot be taken"
+        if C.is_wild(kind):
+            return f"Discard {code}: nothing else may be discarded"
+        nxt = (view.seat + 1) % view.players
+        next_owner = r.seating.owner_of[nxt]
+        theirs = any(m.owner == next_owner and m.rank == kind for m in view.melds)
+        alone = "a single" if r.counts[kind] == 1 else f"one of your {r.counts[kind]}"
+        where = (
+            "the next player's side has them down" if theirs else "the next player's side has no meld of them"
+        )
+        return f"Discard {code}: {alone} {C.KIND_WORDS[kind]}, {r.unseen(kind)} unseen, and {where}"
+    if action is Action.ASK:
+        return "Ask 'May I go out?': your side has its books and you can go out this turn"
+    points = r.hand_points()
+    if action is Action.YES:
+        return f"Say yes: your own cards would cost only {points} points"
+    return f"Say no: you still hold {points} points in cards and the stock has {view.stock_size} left"
+
+
+def _explain_meld(r: Reading, move: Move) -> str:
+    rules = r.rules
+    if not r.down:
+        values = rules.card_values
+        points = sum(values[C.KIND_OF[c]] for g in move.groups for c in g.cards)
+        wilds = sum(group_counts(g)[1] + group_counts(g)[2] for g in move.groups)
+        spent = (
+            f", spending {NUMBER_WORDS[wilds]} wild{'s' if wilds != 1 else ''}"
+            if wilds
+            else " without a wild"
+        )
+        return f"Open: {points} points meet your minimum of {r.view.minimums[r.owner]}{spent}"
+    group = move.groups[0]
+    naturals, jokers, deuces = group_counts(group)
+    wilds = jokers + deuces
+    rank = group.rank
+    if rank == C.BLACK_THREE:
+        return "Meld your black 3s: they go down only when going out"
+    target = r.open_meld(rank, wilds > 0)
+    size = len(target.cards) if target is not None else 0
+    after = size + naturals + wilds
+    name = C.KIND_PLURALS[rank] if rank != C.WILD_RANK else "wilds"
+    if after >= rules.book_size > size:
+        kind = "clean" if (target is None or target.wilds == 0) and wilds == 0 else "dirty"
+        return f"Meld onto your {name}: it makes a {kind} book"
+    if wilds == 0:
+        if target is None:
+            return f"Meld {_count(naturals, rank)}: cards on the table score, and your hand gets smaller"
+        return f"Add {_count(naturals, rank)} to your {name}: naturals keep the meld clean"
+    if target is None:
+        return f"Meld a pair of {name} with a wild: it empties your hand toward the Foot"
+    return f"Add a wild to your {name}: {after} of the {rules.book_size} cards of a dirty book"
