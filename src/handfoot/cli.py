@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import typer
 
-from handfoot.commands import replay_cmd, rules_cmd, score_cmd, serve_cmd
+from handfoot.commands import hint_cmd, replay_cmd, rules_cmd, score_cmd, serve_cmd, simulate_cmd
 
 app = typer.Typer(
     name="handfoot",
@@ -21,6 +21,8 @@ app = typer.Typer(
 rules_cmd.register(app)
 score_cmd.register(app)
 replay_cmd.register(app)
+simulate_cmd.register(app)
+hint_cmd.register(app)
 serve_cmd.register(app)
 
 
