@@ -8,7 +8,7 @@ import socket
 import threading
 import time
 from collections.abc import Callable, Iterator
-from contextlib import ExitStack, contextmanager
+from contextlib import ExitStack, contextmanager, suppress
 from dataclasses import replace
 from typing import Any
 
@@ -70,10 +70,9 @@ class SeatClient:
             hello["token"] = token
         if name is not None:
             hello["name"] = name
-        try:
+        # If the server refused before reading the hello, its error message is still there to read.
+        with suppress(ConnectionClosed):
             self.send(hello)
-        except ConnectionClosed:
-            pass  # the server refused before reading it; its error message is still there to read
         self.welcome = self.recv()
 
     def send(self, message: dict[str, Any] | str) -> None:
