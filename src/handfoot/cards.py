@@ -35,12 +35,12 @@ BLACK_THREE = 13
 RED_THREE = 14
 NUM_KINDS = 15
 
-WILD_KINDS = (JOKER, DEUCE)
-NATURAL_KINDS = tuple(range(ACE, FOUR + 1))
+WILD_KINDS: tuple[int, ...] = (JOKER, DEUCE)
+NATURAL_KINDS: tuple[int, ...] = tuple(range(ACE, FOUR + 1))
 # Kinds that can name a meld: the natural ranks and black 3 (kitchen-table's going-out meld).
-MELD_RANKS = (*NATURAL_KINDS, BLACK_THREE)
+MELD_RANKS: tuple[int, ...] = (*NATURAL_KINDS, BLACK_THREE)
 # A meld made only of wilds (where a table allows them) is filed under this pseudo-rank.
-WILD_RANK = JOKER
+WILD_RANK: int = JOKER
 
 KIND_NAMES = ("JK", "2", "A", "K", "Q", "J", "T", "9", "8", "7", "6", "5", "4", "3B", "3R")
 KIND_WORDS = (

@@ -44,7 +44,9 @@ class Game:
     ) -> None:
         count = rules.default_players if players is None else players
         if count not in rules.players_allowed:
-            raise RuleError("players_allowed", count, f"one of {list(rules.players_allowed)} under {rules.name}")
+            raise RuleError(
+                "players_allowed", count, f"one of {list(rules.players_allowed)} under {rules.name}"
+            )
         if not 0 <= dealer < count:
             raise ValueError(f"dealer {dealer} is not a seat: seats are 0 to {count - 1}")
         self.rules = rules
@@ -53,7 +55,8 @@ class Game:
         self.first_dealer = dealer
         self.deals = list(deals)
         self.results: list[HandResult] = []
-        self.history: list[list[str]] = []  # the moves of each hand, as text
+        self.moves: list[list[Move]] = []  # the moves of each hand
+        self._legal_cache: tuple[int, int, frozenset[int]] = (-1, -1, frozenset())
         self.finished = False
         self.winner: int | None = None
         self.totals = [0] * Seating(rules, count).num_sides
@@ -70,8 +73,10 @@ class Game:
             for owner in range(seating.num_owners)
         ]
         spec = self.deals[index] if index < len(self.deals) else None
-        state, self.deal_events = deal(rules, self.players, index, dealer, minimums, hand_rng(self.seed, index), spec)
-        self.history.append([])
+        state, self.deal_events = deal(
+            rules, self.players, index, dealer, minimums, hand_rng(self.seed, index), spec
+        )
+        self.moves.append([])
         return state
 
     def _finish_hand(self, events: list[Event]) -> None:
@@ -112,7 +117,11 @@ class Game:
 
     def legal_ids(self) -> list[int]:
         """Sorted ids of every legal atomic move for ``to_move``."""
-        return [] if self.finished else H.legal_ids(self.state)
+        if self.finished:
+            return []
+        ids = H.legal_ids(self.state)
+        self._legal_cache = (self.state.hand_index, self.state.move_count, frozenset(ids))
+        return ids
 
     def legal_moves(self) -> list[Move]:
         """Every legal atomic move for ``to_move``, in id order, naming cards the player holds."""
@@ -137,16 +146,30 @@ class Game:
     def apply(self, move: Move) -> list[Event]:
         """Verify and play ``move``; returns what it caused. Raises IllegalMove and changes nothing if illegal."""
         self.verify(move)
-        text = move_text(move)
-        events = H._apply_checked(self.state, move)
-        self.history[-1].append(text)
+        return self._play(move)
+
+    def _play(self, move: Move) -> list[Event]:
+        events = H.apply_checked(self.state, move)
+        self.moves[-1].append(move)
         if self.state.phase is Phase.OVER:
             self._finish_hand(events)
         return events
 
     def apply_id(self, mid: int) -> list[Event]:
-        """Play an atomic move by id."""
-        return self.apply(H.move_of_id(self.state, mid))
+        """Play an atomic move by id (raises IllegalMove if it is not legal now)."""
+        state = self.state
+        cached_hand, cached_count, cached_ids = self._legal_cache
+        move = H.move_of_id(state, mid)
+        if cached_hand == state.hand_index and cached_count == state.move_count and not self.finished:
+            if mid not in cached_ids:
+                self.verify(move)  # raises with the reason
+            return self._play(move)
+        return self.apply(move)
+
+    @property
+    def history(self) -> list[list[str]]:
+        """The moves of each hand so far, in the notation."""
+        return [[move_text(m) for m in hand] for hand in self.moves]
 
     def apply_text(self, text: str) -> list[Event]:
         """Play a move written in the notation (raises MoveSyntaxError or IllegalMove)."""

@@ -17,6 +17,7 @@ from handfoot.engine.moves import (
     DISCARD_BASE,
     DRAW_ID,
     MAX_PICKUP_NATURALS,
+    NEW_BASE,
     NO_ID,
     PICKUP_BASE,
     TRIPLE_COMBOS,
@@ -27,13 +28,13 @@ from handfoot.engine.moves import (
     decode_id,
     group_counts,
     move_text,
-    triple_id,
 )
 from handfoot.engine.state import EndReason, HandState, Meld, Phase
 from handfoot.rules.options import (
     AfterOut,
     BookAdditions,
     EmptyWithoutOut,
+    MeldOwner,
     OutByMeld,
     Permission,
     PickupBeforeDown,
@@ -145,7 +146,9 @@ def go_out_refusal(s: HandState, seat: int, books: tuple[int, int, int] | list[i
     if rules.all_feet_to_go_out:
         for partner in partners:
             if not s.in_foot[partner]:
-                return Refusal("all_feet_to_go_out", "Nobody goes out while a partner has not picked up their Foot.")
+                return Refusal(
+                    "all_feet_to_go_out", "Nobody goes out while a partner has not picked up their Foot."
+                )
     if partners:
         if s.permission < 0:
             return Refusal("permission", "Your partner said no: you may not go out this turn.")
@@ -171,6 +174,13 @@ def _exit_refusal(s: HandState, seat: int, plan: Plan) -> Refusal | None:
     if rules.empty_without_out is EmptyWithoutOut.FORBIDDEN:
         return Refusal(why.rule, f"You may not play your last card: you cannot go out yet. {why.message}")
     return None
+
+
+def _others_have_meld(s: HandState, owner: int, rank: int) -> bool:
+    """True where melds belong to players and another player has a meld of ``rank``."""
+    if s.rules.meld_owner is not MeldOwner.PLAYER:
+        return False
+    return any(other[rank] >= 0 for index, other in enumerate(s.meld_of) if index != owner)
 
 
 def plan_groups(s: HandState, seat: int, specs: list[GroupSpec], left: int) -> Plan | Refusal:
@@ -217,6 +227,12 @@ def plan_groups(s: HandState, seat: int, specs: list[GroupSpec], left: int) -> P
         held_wilds += wilds
         why = _meld_shape_refusal(rules, rank, naturals, held_wilds, where == _NEW)
         if why is not None:
+            if where == _NEW and _others_have_meld(s, owner, rank):
+                return Refusal(
+                    "meld_owner",
+                    f"You cannot play on another player's books: start your own meld of "
+                    f"{C.KIND_PLURALS[rank]} with at least three cards.",
+                )
             return why
         after = _book_status(rules, rank, naturals + held_wilds, held_wilds)
         if before != after:
@@ -258,7 +274,9 @@ def _specs_of(rules: RuleSet, groups: tuple[Group, ...] | list[Group]) -> list[G
     return specs
 
 
-def _hold_refusal(s: HandState, seat: int, cards: list[int], extra: list[int] | None = None) -> Refusal | None:
+def _hold_refusal(
+    s: HandState, seat: int, cards: list[int], extra: list[int] | None = None
+) -> Refusal | None:
     """Whether ``seat`` holds every card listed (``extra``: cards about to join the hand)."""
     need: dict[int, int] = {}
     for card in cards:
@@ -327,7 +345,9 @@ def _pile_taken(s: HandState) -> list[int]:
 def _top_refusal(s: HandState, seat: int) -> Refusal | None:
     rules = s.rules
     if not rules.pickup_allowed:
-        return Refusal("pickup_allowed", "The discard pile is never taken at this table: draw from the stock.")
+        return Refusal(
+            "pickup_allowed", "The discard pile is never taken at this table: draw from the stock."
+        )
     if not s.pile:
         return Refusal("pickup_allowed", "The discard pile is empty.")
     top = KIND_OF[s.pile[-1]]
@@ -380,7 +400,9 @@ def _pickup_refusal(s: HandState, move: Move) -> Refusal | None:
         )
     taken = _pile_taken(s)
     rest = move.groups[1:]
-    hand_taken = [c for c in taken if not (KIND_OF[c] == RED_THREE and rules.red_threes is RedThrees.LAY_DOWN)]
+    hand_taken = [
+        c for c in taken if not (KIND_OF[c] == RED_THREE and rules.red_threes is RedThrees.LAY_DOWN)
+    ]
     cards_first = list(first.cards)
     why = _hold_refusal(s, seat, cards_first)
     if why is not None:
@@ -390,11 +412,14 @@ def _pickup_refusal(s: HandState, move: Move) -> Refusal | None:
     owner = s.seating.owner_of[seat]
     opening = not s.down[owner]
     if rest_cards:
-        why = _hold_refusal(s, seat, cards_first + rest_cards, None if (in_hand_rule and opening) else hand_taken)
+        why = _hold_refusal(
+            s, seat, cards_first + rest_cards, None if (in_hand_rule and opening) else hand_taken
+        )
         if why is not None:
             if in_hand_rule and opening:
                 return Refusal(
-                    "pickup_before_down", "Your opening must already be in your hand before you take the pile."
+                    "pickup_before_down",
+                    "Your opening must already be in your hand before you take the pile.",
                 )
             return why
     specs = _specs_of(rules, [Group(top, (top_card, *first.cards)), *rest])
@@ -415,39 +440,34 @@ def _pickup_refusal(s: HandState, move: Move) -> Refusal | None:
     return result if isinstance(result, Refusal) else None
 
 
-def _discardable(s: HandState, seat: int, kind: int, playable: set[int]) -> bool:
-    rules = s.rules
+def _discardable(rules: RuleSet, kind: int, playable: set[int]) -> bool:
     if not rules.discard_wilds and C.is_wild(kind):
         return False
     return rules.discard_playable or kind not in playable
 
 
-def playable_kinds(s: HandState, seat: int) -> set[int]:
-    """Natural kinds the player could meld right now with an atomic meld (for discard limits)."""
-    out: set[int] = set()
-    for mid in _meld_ids(s, seat):
-        decoded = decode_id(mid)
-        if decoded.naturals:
-            out.add(decoded.kind)
-    return out
-
-
-def _discard_refusal(s: HandState, seat: int, card: int) -> Refusal | None:
+def _discard_refusal(s: HandState, seat: int, card: int, meld_ids: list[int] | None = None) -> Refusal | None:
+    """Why discarding ``card`` is not allowed (``meld_ids``: the legal meld ids, if already known)."""
     rules = s.rules
     if s.hand_cards[seat][card] <= 0:
         return Refusal("hand", f"You do not hold {C.CODE_OF[card]}.")
     kind = KIND_OF[card]
     if not rules.discard_wilds or not rules.discard_playable or rules.must_play_all:
-        playable = playable_kinds(s, seat)
-        if rules.must_play_all and playable:
+        if meld_ids is None:
+            meld_ids = _meld_ids(s, seat)
+        if rules.must_play_all and meld_ids:
             return Refusal("must_play_all", "Meld everything you can before discarding.")
-        if not _discardable(s, seat, kind, playable):
+        playable = _playable_kinds(meld_ids)
+        if not _discardable(rules, kind, playable):
             hand = s.hands[seat]
-            others = any(hand[k] and _discardable(s, seat, k, playable) for k in range(C.NUM_KINDS))
+            others = any(hand[k] and _discardable(rules, k, playable) for k in range(C.NUM_KINDS))
             if others:
                 if C.is_wild(kind) and not rules.discard_wilds:
                     return Refusal("discard_wilds", "Wild cards may not be discarded.")
-                return Refusal("discard_playable", f"You may not discard a card you can play: meld your {C.KIND_WORDS[kind]}.")
+                return Refusal(
+                    "discard_playable",
+                    f"You may not discard a card you can play: meld your {C.KIND_WORDS[kind]}.",
+                )
     if s.in_foot[seat] and s.hand_size(seat) == 1:
         why = go_out_refusal(s, seat, s.books[s.seating.owner_of[seat]])
         if why is not None and rules.empty_without_out is EmptyWithoutOut.FORBIDDEN:
@@ -469,44 +489,95 @@ def _ask_refusal(s: HandState, seat: int) -> Refusal | None:
 
 
 # --- legal moves -------------------------------------------------------------------------------------
+# (naturals, jokers, deuces, id offset) of the groups a rank's legal-move scan tries, natural ranks first.
+_RANK_TRIPLES = tuple((n, j, d, i) for i, (n, j, d) in enumerate(TRIPLE_COMBOS) if n)
+_WILD_TRIPLES = tuple((n, j, d, i) for i, (n, j, d) in enumerate(TRIPLE_COMBOS) if not n)
+_SINGLES = ((1, 0, 0, 0), (0, 1, 0, 1), (0, 0, 1, 2))
+
+
 def _meld_ids(s: HandState, seat: int) -> list[int]:
-    """Ids of the legal one- and three-card meld groups for ``seat`` (PLAY phase)."""
+    """Ids of the legal one- and three-card meld groups for ``seat`` (PLAY phase).
+
+    The common case (cards to spare, a natural rank) is judged here by the same shape rules as
+    ``plan_groups``; a group that may leave the player out of cards, or a black-3 meld, goes through
+    ``plan_groups`` itself.
+    """
     rules = s.rules
     hand = s.hands[seat]
     owner = s.seating.owner_of[seat]
-    down = s.down[owner]
-    minimum = 0 if down else s.minimums[owner]
+    minimum = 0 if s.down[owner] else s.minimums[owner]
     jokers, deuces = hand[JOKER], hand[DEUCE]
-    size = s.hand_size(seat)
+    size = sum(hand)
+    careful_from = 2 if s.in_foot[seat] else -99  # hand sizes at or below this go through plan_groups
     values = rules.card_values
+    joker_value, deuce_value = values[JOKER], values[DEUCE]
+    meld_of = s.meld_of[owner]
+    melds = s.melds
     out: list[int] = []
-    ranks: list[int] = [r for r in range(C.ACE, C.FOUR + 1) if hand[r] or (s.meld_of[owner][r] >= 0 and (jokers or deuces))]
+    ranks = [r for r in range(C.ACE, C.FOUR + 1) if hand[r] or (meld_of[r] >= 0 and (jokers or deuces))]
     if rules.black_three_melds and hand[BLACK_THREE] >= 3:
         ranks.append(BLACK_THREE)
-    if rules.wild_melds and (jokers + deuces >= 1):
+    if rules.wild_melds and jokers + deuces:
         ranks.append(WILD_RANK)
     for rank in ranks:
         have = hand[rank] if rank != WILD_RANK else 0
-        candidates: list[tuple[int, int, int, int]] = []  # (id, naturals, jokers, deuces)
-        for naturals, j, d in TRIPLE_COMBOS:
-            if (rank == WILD_RANK) != (naturals == 0):
-                continue
-            if naturals <= have and j <= jokers and d <= deuces:
-                candidates.append((triple_id(rank, naturals, j, d), naturals, j, d))
-        if s.meld_of[owner][rank] >= 0:
-            if have and rank != WILD_RANK:
-                candidates.append((ADD_BASE + rank * 3, 1, 0, 0))
-            if jokers:
-                candidates.append((ADD_BASE + rank * 3 + 1, 0, 1, 0))
-            if deuces:
-                candidates.append((ADD_BASE + rank * 3 + 2, 0, 0, 1))
-        for mid, naturals, j, d in candidates:
-            points = naturals * values[rank] + j * values[JOKER] + d * values[DEUCE]
+        index = meld_of[rank]
+        exists = index >= 0
+        if exists:
+            meld = melds[index]
+            meld_size = len(meld.cards)
+            meld_wilds = meld.wilds
+        else:
+            meld_size = meld_wilds = 0
+        triples = _WILD_TRIPLES if rank == WILD_RANK else _RANK_TRIPLES
+        tries: list[tuple[int, int, int, int]] = [
+            (n, j, d, NEW_BASE + rank * 8 + i)
+            for n, j, d, i in triples
+            if n <= have and j <= jokers and d <= deuces
+        ]
+        if exists:
+            tries.extend(
+                (n, j, d, ADD_BASE + rank * 3 + t)
+                for n, j, d, t in _SINGLES
+                if n <= have and j <= jokers and d <= deuces and not (n and rank == WILD_RANK)
+            )
+        for naturals, j, d, mid in tries:
+            wilds = j + d
+            points = naturals * values[rank] + j * joker_value + d * deuce_value
             if points < minimum:
                 continue
-            spec = GroupSpec(rank, naturals, j, d, points)
-            if isinstance(plan_groups(s, seat, [spec], size - naturals - j - d), Plan):
+            count = naturals + wilds
+            if size - count <= careful_from or rank == BLACK_THREE:
+                spec = GroupSpec(rank, naturals, j, d, points)
+                if isinstance(plan_groups(s, seat, [spec], size - count), Plan):
+                    out.append(mid)
+                continue
+            where = _resolve(rules, exists, meld_size, wilds > 0)
+            if where == _CLOSED:
+                continue
+            if where == _NEW:
+                if _meld_shape_refusal(rules, rank, naturals, wilds, True) is None:
+                    out.append(mid)
+            elif (
+                _meld_shape_refusal(rules, rank, meld_size - meld_wilds + naturals, meld_wilds + wilds, False)
+                is None
+            ):
                 out.append(mid)
+    return out
+
+
+def _playable_kinds(meld_ids: list[int]) -> set[int]:
+    """Natural ranks that some legal meld id plays a natural of (what a discard limit protects)."""
+    out: set[int] = set()
+    for mid in meld_ids:
+        if mid >= ADD_BASE:
+            rank, card_type = divmod(mid - ADD_BASE, 3)
+            if card_type == 0:
+                out.add(rank)
+        else:
+            rank, combo = divmod(mid - NEW_BASE, 8)
+            if TRIPLE_COMBOS[combo][0]:
+                out.add(rank)
     return out
 
 
@@ -527,14 +598,20 @@ def legal_ids(s: HandState) -> list[int]:
                 if check(s, _pickup_move(s, seat, naturals)) is None:
                     out.append(PICKUP_BASE + naturals)
         return out
+    meld_ids = _meld_ids(s, seat)
     out = []
     hand = s.hands[seat]
-    for kind in range(C.NUM_KINDS):
-        if hand[kind] and _discard_refusal(s, seat, _first_card(s, seat, kind)) is None:
-            out.append(DISCARD_BASE + kind)
+    rules = s.rules
+    unrestricted = rules.discard_wilds and rules.discard_playable and not rules.must_play_all
+    if unrestricted and not (s.in_foot[seat] and sum(hand) == 1):
+        out = [DISCARD_BASE + kind for kind in range(C.NUM_KINDS) if hand[kind]]
+    else:
+        for kind in range(C.NUM_KINDS):
+            if hand[kind] and _discard_refusal(s, seat, _first_card(s, seat, kind), meld_ids) is None:
+                out.append(DISCARD_BASE + kind)
     if _ask_refusal(s, seat) is None:
         out.append(ASK_ID)
-    out.extend(_meld_ids(s, seat))
+    out.extend(meld_ids)
     out.sort()
     return out
 
@@ -582,7 +659,9 @@ def move_of_id(s: HandState, mid: int) -> Move:
         return Move(Action.DISCARD, card=_first_card(s, seat, decoded.kind))
     if action is Action.MELD:
         taken: dict[int, int] = {}
-        cards = _pick_cards(s, seat, decoded.kind, decoded.naturals, taken) if decoded.kind != WILD_RANK else []
+        cards = (
+            _pick_cards(s, seat, decoded.kind, decoded.naturals, taken) if decoded.kind != WILD_RANK else []
+        )
         cards += _pick_cards(s, seat, JOKER, decoded.jokers, taken)
         cards += _pick_cards(s, seat, DEUCE, decoded.deuces, taken)
         return Move(Action.MELD, (Group(decoded.kind, tuple(cards)),))
@@ -741,10 +820,11 @@ def apply_move(s: HandState, move: Move) -> list[Event]:
     why = check(s, move)
     if why is not None:
         raise IllegalMove.of(why, move_text(move))
-    return _apply_checked(s, move)
+    return apply_checked(s, move)
 
 
-def _apply_checked(s: HandState, move: Move) -> list[Event]:
+def apply_checked(s: HandState, move: Move) -> list[Event]:
+    """Play a move already judged legal by ``check`` (unchecked: callers verify first)."""
     events: list[Event] = []
     seat = s.to_move
     action = move.action

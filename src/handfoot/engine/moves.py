@@ -80,6 +80,8 @@ TRIPLE_COMBOS: tuple[tuple[int, int, int], ...] = (
     (0, 0, 3),
 )
 _COMBO_INDEX = {combo: i for i, combo in enumerate(TRIPLE_COMBOS)}
+# Ranks a meld group may name: the natural ranks, black 3 and the wild pseudo-rank.
+_GROUP_RANKS = frozenset((*C.MELD_RANKS, C.WILD_RANK))
 ADD_TYPES = ("natural", "joker", "deuce")
 
 
@@ -130,7 +132,7 @@ def move_id(move: Move) -> int:
         return PICKUP_BASE + naturals
     if len(group.cards) == 1:
         return single_id(group.rank, C.KIND_OF[group.cards[0]])
-    if len(group.cards) == 3:
+    if len(group.cards) == 3 and (group.rank == C.WILD_RANK) == (naturals == 0):
         return triple_id(group.rank, naturals, jokers, deuces)
     return -1
 
@@ -161,13 +163,13 @@ def decode_id(mid: int) -> DecodedId:
         return DecodedId(Action.NO)
     if NEW_BASE <= mid < NEW_BASE + 8 * C.NUM_KINDS:
         rank, index = divmod(mid - NEW_BASE, 8)
-        if index < len(TRIPLE_COMBOS) and rank in (*C.MELD_RANKS, C.WILD_RANK):
+        if index < len(TRIPLE_COMBOS) and rank in _GROUP_RANKS:
             naturals, jokers, deuces = TRIPLE_COMBOS[index]
             if (rank == C.WILD_RANK) == (naturals == 0):
                 return DecodedId(Action.MELD, rank, naturals, jokers, deuces)
     if ADD_BASE <= mid < NUM_MOVE_IDS:
         rank, card_type = divmod(mid - ADD_BASE, 3)
-        if rank in (*C.MELD_RANKS, C.WILD_RANK) and not (rank == C.WILD_RANK and card_type == 0):
+        if rank in _GROUP_RANKS and not (rank == C.WILD_RANK and card_type == 0):
             return DecodedId(Action.MELD, rank, int(card_type == 0), int(card_type == 1), int(card_type == 2))
     raise ValueError(f"{mid} is not a move id")
 

@@ -200,8 +200,38 @@ class HandState:
     def __eq__(self, other: object) -> bool:
         if not isinstance(other, HandState):
             return NotImplemented
-        return all(
-            getattr(self, name) == getattr(other, name) for name in HandState.__slots__ if name != "seating"
-        )
+        return all(getattr(self, name) == getattr(other, name) for name in _COMPARED_FIELDS)
 
-    __hash__ = None  # type: ignore[assignment]
+    def __hash__(self) -> int:
+        raise TypeError("a HandState is mutable and cannot be hashed")
+
+
+# Fields compared by ``HandState.__eq__`` (``seating`` is derived from rules and players).
+_COMPARED_FIELDS: tuple[str, ...] = (
+    "books",
+    "dealer",
+    "down",
+    "end_reason",
+    "feet",
+    "first_player",
+    "hand_cards",
+    "hand_index",
+    "hands",
+    "in_foot",
+    "known",
+    "last_round_left",
+    "meld_of",
+    "melds",
+    "minimums",
+    "move_count",
+    "out_seat",
+    "permission",
+    "phase",
+    "pile",
+    "players",
+    "red_threes",
+    "rules",
+    "stock",
+    "to_move",
+    "turn_seat",
+)
