@@ -9,6 +9,7 @@ installed, else the simple built-in bot below. ``legal_moves`` is what the serve
 from __future__ import annotations
 
 import random
+from collections import Counter
 from collections.abc import Sequence
 from typing import Protocol
 
@@ -18,6 +19,12 @@ from handfoot.engine import hand as H
 
 BUILTIN_BOT = "simple"
 PREFERRED_BOT = "medium"  # the registry's default level, when the registry is there
+
+# --- the one switch: the registry if installed, else the built-in bot ---------------------------------
+try:
+    from handfoot import bots as _registry
+except ImportError:  # pragma: no cover - the registry ships with the package today
+    _registry = None  # type: ignore[assignment]
 
 
 class SeatBot(Protocol):
@@ -29,12 +36,22 @@ class SeatBot(Protocol):
 
 
 def legal_moves(state: HandState) -> list[Move]:
-    """What a seat bot is offered: every legal atomic move, then the compound openings the engine
-    proposes (computed from the state by the server; the bot itself only sees its view)."""
+    """What a seat bot is offered: every legal atomic move, then compound openings, computed from the
+    state by the server. Pickup openings that would meld cards still hidden in the pile are left out,
+    so the list tells a bot nothing its view does not (the registry's ``legal_for`` when installed)."""
+    if _registry is not None:
+        return list(_registry.legal_for(state))
     if state.phase is Phase.OVER:
         return []
     moves = [H.move_of_id(state, mid) for mid in H.legal_ids(state)]
-    moves.extend(opening_moves(state))
+    held = Counter(
+        card for card in range(C.NUM_CARD_IDS) for _ in range(state.hand_cards[state.to_move][card])
+    )
+    for move in opening_moves(state):
+        named = Counter(card for group in move.groups for card in group.cards)
+        if move.action is Action.PICKUP and named - held:
+            continue
+        moves.append(move)
     return moves
 
 
@@ -77,13 +94,6 @@ def _discard_cost(view: View, card: int) -> tuple[int, int]:
     kind = C.KIND_OF[card]
     held = sum(1 for c in view.hand if C.KIND_OF[c] == kind)
     return (1 if C.is_wild(kind) else 0, view.rules.card_value(kind) + 10 * held)
-
-
-# --- the one switch: the registry if installed, else the built-in bot ---------------------------------
-try:
-    from handfoot import bots as _registry
-except ImportError:  # pragma: no cover - the registry ships with the package today
-    _registry = None  # type: ignore[assignment]
 
 
 def bot_names() -> list[str]:
