@@ -50,7 +50,10 @@ def deal(
     rng: random.Random,
     spec: DealSpec | None = None,
 ) -> tuple[HandState, list[Event]]:
-    """A new HandState for one hand, dealt at random or from ``spec``; red 3s laid down where the rules say."""
+    """A new HandState for one hand, dealt at random or from ``spec``.
+
+    Red 3s are laid down (and replaced) where the rules say.
+    """
     state = HandState(rules, players, hand_index, dealer, minimums)
     decks = rules.decks_for(players)
     if spec is None:

@@ -144,7 +144,10 @@ class Game:
         return not self.finished and H.check(self.state, move) is None
 
     def apply(self, move: Move) -> list[Event]:
-        """Verify and play ``move``; returns what it caused. Raises IllegalMove and changes nothing if illegal."""
+        """Verify and play ``move``; returns what it caused.
+
+        Raises IllegalMove and changes nothing if the move is illegal.
+        """
         self.verify(move)
         return self._play(move)
 

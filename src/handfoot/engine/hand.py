@@ -196,7 +196,7 @@ def plan_groups(s: HandState, seat: int, specs: list[GroupSpec], left: int) -> P
     for spec in specs:
         rank = spec.rank
         wilds = spec.jokers + spec.deuces
-        if rank == RED_THREE or rank == DEUCE or rank < 0:
+        if rank in (RED_THREE, DEUCE) or rank < 0:
             return Refusal("red_threes", "Red 3s and 2s cannot name a meld.")
         if rank == BLACK_THREE and not rules.black_three_melds:
             return Refusal("black_three_melds", "3s cannot be melded at this table.")
@@ -842,10 +842,10 @@ def apply_checked(s: HandState, move: Move) -> list[Event]:
         _take(s, seat, move.card)
         s.pile.append(move.card)
         events.append(Event(EventType.DISCARDED, seat, (move.card,)))
-        if s.in_foot[seat] and s.hand_size(seat) == 0 and s.last_round_left < 0:
-            if go_out_refusal(s, seat, s.books[s.seating.owner_of[seat]]) is None:
-                _went_out(s, seat, events, bonus=True)
-                return events
+        emptied = s.in_foot[seat] and s.hand_size(seat) == 0 and s.last_round_left < 0
+        if emptied and go_out_refusal(s, seat, s.books[s.seating.owner_of[seat]]) is None:
+            _went_out(s, seat, events, bonus=True)
+            return events
         _end_turn(s, events)
         return events
     if action is Action.ASK:
