@@ -90,13 +90,38 @@ class Node:
         self.avail = 1
 
 
-def evaluate(state: HandState, scale: float = 600.0) -> list[float]:
-    """Per side: how far it leads the best other side by the hand's score as it stands, in (-1, 1)."""
+HELD_WEIGHT = 0.3  # mid-hand, cards in hand are only partly a cost: most of them will be melded
+
+
+def side_values(state: HandState) -> list[float]:
+    """Each side's hand score as it stands (the engine's tally and scoring); before the hand ends, cards
+    held count at ``HELD_WEIGHT`` and open melds earn part of the book they are growing toward."""
     rules = state.rules
-    scores = [score_tally(rules, t) for t in hand_tallies(state)]
+    tallies = hand_tallies(state)
+    over = state.phase is Phase.OVER
+    values: list[float] = []
+    for tally in tallies:
+        score = float(score_tally(rules, tally))
+        if not over:
+            score += (1 - HELD_WEIGHT) * tally.held_points
+        values.append(score)
+    if not over:
+        book = rules.book_size
+        bonus = min(rules.dirty_book_bonus, rules.clean_book_bonus)
+        seating = state.seating
+        for meld in state.melds:
+            size = len(meld.cards)
+            if 3 < size < book:
+                values[seating.side_of_owner(meld.owner, rules)] += 0.5 * bonus * (size - 3) / (book - 3)
+    return values
+
+
+def evaluate(state: HandState, scale: float = 600.0) -> list[float]:
+    """Per side: how far it leads the best other side by ``side_values``, squashed into (-1, 1)."""
+    scores = side_values(state)
     out = []
     for side, score in enumerate(scores):
-        others = max((s for i, s in enumerate(scores) if i != side), default=0)
+        others = max((s for i, s in enumerate(scores) if i != side), default=0.0)
         out.append(math.tanh((score - others) / scale))
     return out
 
