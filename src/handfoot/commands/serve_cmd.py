@@ -32,6 +32,13 @@ def serve(
             "--database-url", help="A SQLAlchemy URL instead of SQLite in --data (env HANDFOOT_DATABASE_URL)."
         ),
     ] = None,
+    redis_url: Annotated[
+        str | None,
+        typer.Option(
+            "--redis-url",
+            help="Redis for several processes on one PostgreSQL database (env HANDFOOT_REDIS_URL).",
+        ),
+    ] = None,
     bot_delay: Annotated[
         float | None,
         typer.Option("--bot-delay", help="Seconds a bot waits before moving (env HANDFOOT_BOT_DELAY)."),
@@ -48,7 +55,12 @@ def serve(
 
     try:
         settings = load_settings(
-            data_dir=data, host=host, port=port, database_url=database_url, bot_delay=bot_delay
+            data_dir=data,
+            host=host,
+            port=port,
+            database_url=database_url,
+            redis_url=redis_url,
+            bot_delay=bot_delay,
         )
         settings.prepare()
     except SettingsError as exc:

@@ -14,9 +14,10 @@ from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
+from handfoot.server import scorepad, web
 from handfoot.server.bot_runner import BotRunner
 from handfoot.server.config import Settings
-from handfoot.server.fanout import broadcast_table
+from handfoot.server.fanout import broadcast_table, catch_up, catch_up_all, make_fanout
 from handfoot.server.lobby import (
     CreateTable,
     JoinTable,
@@ -60,10 +61,16 @@ def create_app(settings: Settings) -> FastAPI:
         runner.attach()
         count = service.load_all()
         log.info("loaded %d tables from %s", count, settings.db_url)
+        fanout = make_fanout(settings.redis_url)
+        await fanout.start(
+            lambda table_id, version: catch_up(service, table_id, version), lambda: catch_up_all(service)
+        )
+        service.announcers.append(fanout.publish)
         app.state.service = service
         try:
             yield
         finally:
+            await fanout.close()
             await runner.stop()
             storage.close()
 
@@ -170,4 +177,6 @@ def create_app(settings: Settings) -> FastAPI:
         return JSONResponse(live.record().to_json(), headers=headers)
 
     app.add_api_websocket_route("/ws/tables/{table_id}", table_socket)
+    scorepad.register(app)
+    web.mount(app)
     return app

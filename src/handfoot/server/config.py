@@ -9,9 +9,13 @@ data_dir              HANDFOOT_DATA               ``./handfoot-data``
 host                  HANDFOOT_HOST               ``127.0.0.1``
 port                  HANDFOOT_PORT               ``8000``
 database_url          HANDFOOT_DATABASE_URL       ``sqlite:///<data_dir>/handfoot.db``
+redis_url             HANDFOOT_REDIS_URL          none (one process: moves reach only its clients)
 bot_delay             HANDFOOT_BOT_DELAY          ``0.8`` (seconds before a bot moves)
 snapshot_every        HANDFOOT_SNAPSHOT_EVERY     ``50`` (moves between snapshots)
 ====================  ==========================  ==========================================
+
+Several processes can serve the same tables when they share a PostgreSQL ``database_url`` and a
+``redis_url``: Redis carries "table X is at version N" between them (server.fanout).
 """
 
 from __future__ import annotations
@@ -35,12 +39,14 @@ class SettingsError(ValueError):
 @dataclass(frozen=True)
 class Settings:
     """Everything the server needs to start. ``database_url`` is any SQLAlchemy URL (SQLite by default,
-    ``postgresql+psycopg://...`` works the same way)."""
+    ``postgresql://...`` works the same way, through psycopg 3). ``redis_url`` (``redis://host:port/db``),
+    if set, connects this process to the others serving the same database."""
 
     data_dir: Path
     host: str = DEFAULT_HOST
     port: int = DEFAULT_PORT
     database_url: str = ""
+    redis_url: str = ""
     bot_delay: float = DEFAULT_BOT_DELAY
     snapshot_every: int = DEFAULT_SNAPSHOT_EVERY
 
@@ -80,13 +86,15 @@ def load_settings(
     host: str | None = None,
     port: int | None = None,
     database_url: str | None = None,
+    redis_url: str | None = None,
     bot_delay: float | None = None,
     snapshot_every: int | None = None,
 ) -> Settings:
     """Settings from the arguments given (not None), else ``env`` (``os.environ`` by default), else defaults.
 
     Raises SettingsError for an environment value that is not a number where one is needed, a negative
-    number, a port outside 0-65535 or ``snapshot_every`` below 1.
+    number, a port outside 0-65535, ``snapshot_every`` below 1 or a ``redis_url`` that is not a
+    ``redis://``, ``rediss://`` or ``unix://`` URL.
     """
     env = os.environ if env is None else env
     data = Path(data_dir if data_dir is not None else env.get("HANDFOOT_DATA") or DEFAULT_DATA)
@@ -105,11 +113,15 @@ def load_settings(
     )
     if delay < 0:
         raise SettingsError(f"bot_delay is {delay}; allowed: zero or more seconds")
+    redis = redis_url if redis_url is not None else env.get("HANDFOOT_REDIS_URL", "")
+    if redis and not redis.startswith(("redis://", "rediss://", "unix://")):
+        raise SettingsError(f"redis_url is {redis!r}; allowed: a redis://, rediss:// or unix:// URL")
     return Settings(
         data_dir=data,
         host=host if host is not None else env.get("HANDFOOT_HOST") or DEFAULT_HOST,
         port=port_value,
         database_url=database_url if database_url is not None else env.get("HANDFOOT_DATABASE_URL", ""),
+        redis_url=redis,
         bot_delay=float(delay),
         snapshot_every=every,
     )

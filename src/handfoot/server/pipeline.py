@@ -18,7 +18,7 @@ from handfoot.engine import Event, IllegalMove, MoveSyntaxError, move_text, pars
 from handfoot.record import NOTATION_RULE
 from handfoot.server.fanout import broadcast_state
 from handfoot.server.protocol import event_json
-from handfoot.server.storage import StorageError
+from handfoot.server.storage import MoveConflict, StorageError
 from handfoot.server.tables import LiveTable, TableService, snapshot_of
 
 log = logging.getLogger("handfoot.server")
@@ -49,6 +49,7 @@ class Refused:
     message: str
     version: int
     move: str
+    resync: bool = False  # the table was reloaded: every connection needs its new state
 
 
 def submit(
@@ -59,7 +60,9 @@ def submit(
     Refuses (changing nothing) a token that is not one of the table's seats, a move once the game is over
     or while the table is broken, a seat that is not to move, a ``version`` other than the table's, text
     that is not in the notation, and a move the rules forbid. A move that was played but could not be
-    stored is undone by reloading the table from storage and refused with rule ``server``.
+    stored is undone by reloading the table from storage and refused with rule ``server``; one that
+    another process stored a move for first (``MoveConflict``) is undone the same way and refused with
+    rule ``version``, as a stale move.
     """
 
     def refuse(rule: str, message: str) -> Refused:
@@ -103,6 +106,17 @@ def submit(
         service.storage.append_move(
             live.id, live.version, seat, canonical, finished=game.finished, snapshot=snapshot
         )
+    except MoveConflict as exc:
+        log.info("%s", exc)
+        service.reload(live)
+        live.last = None
+        return Refused(
+            VERSION_RULE,
+            "Another move was stored first: look at the new position and move again.",
+            live.version,
+            text,
+            resync=True,
+        )
     except StorageError as exc:
         log.error("%s", exc)
         service.reload(live)
@@ -125,12 +139,17 @@ async def play(
     service: TableService, live: LiveTable, token: str | None, version: int, text: str
 ) -> Accepted | Refused:
     """Run ``submit`` under the table's lock; on success send every connection its new state, then tell
-    the service's listeners (bots). Returns the outcome for the caller to report to the sender."""
+    the other processes (fan-out) and the service's listeners (bots). A move that lost a race to
+    another process sends every connection the reloaded state. Returns the outcome for the caller to
+    report to the sender."""
     async with live.lock:
         outcome = submit(service, live, token, version, text)
         if isinstance(outcome, Accepted):
             live.last = last_json(outcome)
             await broadcast_state(live)
+        elif outcome.resync:
+            await broadcast_state(live)
     if isinstance(outcome, Accepted):
+        await service.announce(live)
         service.notify(live)
     return outcome

@@ -4,7 +4,12 @@ The moves are the truth: a table is rebuilt by replaying them (``tables.rebuild`
 what the game looked like after a given number of moves, so a rebuild can be checked against it (an
 engine that no longer replays a stored table the same way is caught, not trusted). Seat tokens are
 stored only as SHA-256 hashes. Everything is SQLAlchemy Core with portable types, so the URL may name
-SQLite (the default) or PostgreSQL.
+SQLite (the default) or PostgreSQL (``postgresql://`` URLs are driven by psycopg 3).
+
+Several server processes may share one PostgreSQL database. The moves' primary key is the unique
+constraint on ``(table_id, seq)``: of two processes that try to store move ``seq`` of a table, the
+database takes exactly one, and the other gets ``MoveConflict`` (it then reloads the table and refuses
+its move as stale).
 """
 
 from __future__ import annotations
@@ -22,6 +27,7 @@ from sqlalchemy import (
     ForeignKey,
     Integer,
     MetaData,
+    PrimaryKeyConstraint,
     String,
     Table,
     Text,
@@ -29,9 +35,11 @@ from sqlalchemy import (
     event,
     insert,
     select,
+    text,
     update,
 )
-from sqlalchemy.engine import Engine
+from sqlalchemy.engine import Engine, make_url
+from sqlalchemy.exc import IntegrityError
 
 metadata = MetaData()
 
@@ -61,12 +69,17 @@ seats_t = Table(
 moves_t = Table(
     "hf_moves",
     metadata,
-    Column("table_id", String(32), ForeignKey("hf_tables.id"), primary_key=True),
-    Column("seq", Integer, primary_key=True),  # 0-based; the table's version after it is seq + 1
+    Column("table_id", String(32), ForeignKey("hf_tables.id"), nullable=False),
+    Column("seq", Integer, nullable=False),  # 0-based; the table's version after it is seq + 1
     Column("seat", Integer, nullable=False),
     Column("move", Text, nullable=False),
     Column("at", String(40), nullable=False),
+    # One move per (table, index), whichever process writes it: the loser of a race is refused.
+    PrimaryKeyConstraint("table_id", "seq", name="hf_moves_table_seq_key"),
 )
+
+# Taken (on PostgreSQL) while creating the schema, so that processes starting together do not race.
+SCHEMA_LOCK_KEY = 0x48465343
 
 snapshots_t = Table(
     "hf_snapshots",
@@ -127,15 +140,35 @@ class StorageError(RuntimeError):
     """The database refused a write or holds something that cannot be read back."""
 
 
+class MoveConflict(StorageError):
+    """Another writer (another server process) stored this move index of the table first."""
+
+
+def database_url(url: str) -> str:
+    """``url`` with PostgreSQL's bare scheme (``postgresql://``, ``postgres://``) pointed at psycopg 3,
+    the driver this project installs; any other URL unchanged."""
+    for bare in ("postgresql://", "postgres://"):
+        if url.startswith(bare):
+            return "postgresql+psycopg://" + url[len(bare) :]
+    return url
+
+
 class Storage:
     """The table store. Each method is one transaction; writes either happen completely or not at all."""
 
     def __init__(self, url: str) -> None:
-        """Open (and create if needed) the database at a SQLAlchemy ``url``."""
-        self.engine: Engine = create_engine(url)
+        """Open the database at a SQLAlchemy ``url`` and create its tables if they are missing."""
+        url = database_url(url)
+        if make_url(url).get_backend_name() == "postgresql":
+            self.engine: Engine = create_engine(url, pool_pre_ping=True)
+        else:
+            self.engine = create_engine(url)
         if self.engine.dialect.name == "sqlite":
             event.listen(self.engine, "connect", _sqlite_pragmas)
-        metadata.create_all(self.engine)
+        with self.engine.begin() as conn:
+            if self.engine.dialect.name == "postgresql":
+                conn.execute(text("SELECT pg_advisory_xact_lock(:key)"), {"key": SCHEMA_LOCK_KEY})
+            metadata.create_all(conn)
 
     def close(self) -> None:
         """Release the database connections."""
@@ -179,7 +212,8 @@ class Storage:
     ) -> None:
         """Store move number ``seq`` (0-based) of a table, with a snapshot taken after it if given, and
         mark the table finished if ``finished``. A second move with the same ``seq`` is refused by the
-        primary key (raises StorageError), so two writers can never both append the same move."""
+        unique key (raises MoveConflict), so two writers can never both append the same move; any other
+        failure raises StorageError. Either way nothing of the move is stored."""
         at = now()
         try:
             with self.engine.begin() as conn:
@@ -192,8 +226,33 @@ class Storage:
                     )
                 if finished:
                     conn.execute(update(tables_t).where(tables_t.c.id == table_id).values(finished=True))
+        except IntegrityError as exc:
+            if self._move_exists(table_id, seq):
+                raise MoveConflict(f"move {seq} of table {table_id} was stored by another writer") from exc
+            raise StorageError(f"cannot store move {seq} of table {table_id}: {exc}") from exc
         except Exception as exc:
             raise StorageError(f"cannot store move {seq} of table {table_id}: {exc}") from exc
+
+    def _move_exists(self, table_id: str, seq: int) -> bool:
+        """True if move ``seq`` of the table is stored (tells a lost race from another refused write)."""
+        try:
+            with self.engine.connect() as conn:
+                found = conn.execute(
+                    select(moves_t.c.seq).where(moves_t.c.table_id == table_id, moves_t.c.seq == seq)
+                ).first()
+        except Exception:
+            return False
+        return found is not None
+
+    def moves_since(self, table_id: str, start: int) -> list[tuple[int, int, str]]:
+        """The stored moves of a table from index ``start`` on, in order, as (seq, seat, text)."""
+        with self.engine.connect() as conn:
+            rows = conn.execute(
+                select(moves_t.c.seq, moves_t.c.seat, moves_t.c.move)
+                .where(moves_t.c.table_id == table_id, moves_t.c.seq >= start)
+                .order_by(moves_t.c.seq)
+            )
+            return [(int(r.seq), int(r.seat), str(r.move)) for r in rows]
 
     def set_name(self, table_id: str, seat: int, name: str) -> None:
         """Record the display name a seat chose."""

@@ -15,7 +15,16 @@ from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from handfoot.engine import Game, IllegalMove, MoveSyntaxError, Seating, View, spectator_view, view
+from handfoot.engine import (
+    Game,
+    IllegalMove,
+    MoveSyntaxError,
+    Seating,
+    View,
+    score_lines,
+    spectator_view,
+    view,
+)
 from handfoot.engine.serialize import state_to_json
 from handfoot.record import Record, record_of
 from handfoot.rules import PRESET_NAMES, RuleError, RuleSet, load_rules, rules_to_mapping
@@ -127,7 +136,19 @@ class LiveTable:
             "version": self.version,
             "hand_index": game.hand_index,
             "hands": [
-                {"scores": list(r.scores), "went_out": r.went_out, "reason": r.reason} for r in game.results
+                {
+                    "scores": list(r.scores),
+                    "went_out": r.went_out,
+                    "reason": r.reason,
+                    "lines": [
+                        [
+                            {"label": ln.label, "count": ln.count, "points": ln.points}
+                            for ln in score_lines(game.rules, t)
+                        ]
+                        for t in r.tallies
+                    ],
+                }
+                for r in game.results
             ],
             "totals": list(game.totals),
             "to_move": game.to_move,
@@ -188,22 +209,43 @@ class TableService:
     """Every table of this server: creating, joining and finding them, and loading them from storage.
 
     ``listeners`` are called with a table after each accepted move and when a table is created or
-    loaded (the bot runner listens, to move for bots whose turn it is)."""
+    loaded (the bot runner listens, to move for bots whose turn it is). ``announcers`` are awaited with
+    a table's id and new version after each move this process stores (the fan-out to other processes).
+    """
 
     def __init__(self, storage: Storage, snapshot_every: int) -> None:
         self.storage = storage
         self.snapshot_every = snapshot_every
         self.tables: dict[str, LiveTable] = {}
         self.listeners: list[Callable[[LiveTable], None]] = []
+        self.announcers: list[Callable[[str, int], Awaitable[None]]] = []
 
     def notify(self, live: LiveTable) -> None:
         """Tell every listener that ``live`` changed."""
         for listener in self.listeners:
             listener(live)
 
+    async def announce(self, live: LiveTable) -> None:
+        """Tell every announcer that ``live`` reached its current version."""
+        for announcer in self.announcers:
+            await announcer(live.id, live.version)
+
     def get(self, table_id: str) -> LiveTable | None:
-        """The table with this id, or None."""
-        return self.tables.get(table_id)
+        """The table with this id (read from storage if another process created it), or None."""
+        live = self.tables.get(table_id)
+        if live is not None:
+            return live
+        stored = self.storage.load(table_id)
+        if stored is None or table_id in self.tables:
+            return self.tables.get(table_id)
+        try:
+            live = self.live_from_stored(stored)
+        except RuleError as exc:
+            log.error("table %s has rules that no longer load: %s", table_id, exc)
+            return None
+        self.tables[table_id] = live
+        self.notify(live)
+        return live
 
     # --- loading
     def live_from_stored(self, stored: StoredTable) -> LiveTable:
