@@ -201,7 +201,16 @@ def iter_outcomes(config: TournamentConfig, workers: int = 1) -> Iterator[GameOu
             yield play_game(config, index)
         return
     with multiprocessing.get_context().Pool(min(workers, config.games)) as pool:
-        yield from pool.imap(partial(play_game, config), indices, chunksize=1)
+        yield from pool.imap(partial(_play_in_worker, config), indices, chunksize=1)
+
+
+def _play_in_worker(config: TournamentConfig, index: int) -> GameOutcome:
+    """``play_game`` for a worker process: any error comes back as a RuntimeError naming the game (some
+    exceptions cannot be sent between processes, and the pool would wait for them forever)."""
+    try:
+        return play_game(config, index)
+    except Exception as err:
+        raise RuntimeError(f"game {index} (seed {config.seed}): {type(err).__name__}: {err}") from None
 
 
 def run_tournament(

@@ -1,0 +1,89 @@
+"""Bot strength and speed benchmarks (run by hand; the figures go into docs/bots.md).
+
+    python benchmarks/bench_bots.py speed [--hands 200]
+    python benchmarks/bench_bots.py random [--games 200] [--workers 2]
+    python benchmarks/bench_bots.py ismcts [--games 100] [--budget 30] [--workers 2]
+    python benchmarks/bench_bots.py all
+
+``speed``: complete 4-player kitchen-table hands per second on one core, the heuristic in every seat
+(the runner's work included: legal moves, openings and a view per decision, as in a tournament).
+``random``: heuristic vs random under every preset (whole games). ``ismcts``: ISMCTS vs heuristic
+on kitchen-table (4 players, partnerships) and family (individuals), single hands.
+Targets: heuristic >= 95% against random everywhere; ISMCTS > 55% against the heuristic with the
+95% interval above 50%.
+"""
+
+from __future__ import annotations
+
+import argparse
+import random
+import time
+
+from handfoot.bots import HeuristicBot, legal_for
+from handfoot.engine import Game, view
+from handfoot.rules import PRESET_NAMES, preset
+from handfoot.sim.tournament import TournamentConfig, parse_seats, run_tournament
+
+
+def bench_speed(hands: int) -> float:
+    """Complete 4-player kitchen-table hands per second, heuristic in every seat, on this core."""
+    rules = preset("kitchen-table")
+    bot = HeuristicBot()
+    rng = random.Random(0)
+    start = time.perf_counter()
+    moves = 0
+    for seed in range(hands):
+        game = Game(rules, 4, seed)
+        while not game.results:
+            state = game.state
+            game.apply(bot.choose(view(state, state.to_move), legal_for(state), rng))
+            moves += 1
+    spent = time.perf_counter() - start
+    rate = hands / spent
+    print(f"speed: {hands} hands in {spent:.1f} s: {rate:.1f} hands/s, {moves / spent:.0f} moves/s")
+    return rate
+
+
+def report(name: str, seats: str, games: int, workers: int, hands: bool, seed: int = 1) -> dict[str, object]:
+    """Run one tournament and print its line: the first side's win rate and interval."""
+    rules = preset(name)
+    config = TournamentConfig(
+        rules, rules.default_players, parse_seats(seats, rules.default_players), games, seed, hands
+    )
+    start = time.perf_counter()
+    data = run_tournament(config, workers).to_json()
+    first = data["sides"][0]  # type: ignore[index]
+    low, high = first["ci95"]
+    unit = "hands" if hands else "games"
+    print(
+        f"{name:14s} {seats:22s} {games} {unit}: {first['bots'][0]} wins {100 * first['win_rate']:.1f}% "
+        f"[{100 * low:.1f}, {100 * high:.1f}], score/hand {first['mean_hand_score']:.0f}, "
+        f"decision mean {first['decision_ms']['mean']:.1f} ms max {first['decision_ms']['max']:.0f} ms, "
+        f"capped {data['capped']}, {time.perf_counter() - start:.0f} s"
+    )
+    return data
+
+
+def main() -> None:
+    """Parse the arguments and run the chosen benchmarks."""
+    parser = argparse.ArgumentParser(
+        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
+    parser.add_argument("which", choices=("speed", "random", "ismcts", "all"))
+    parser.add_argument("--hands", type=int, default=200)
+    parser.add_argument("--games", type=int, default=0)
+    parser.add_argument("--budget", default="30")
+    parser.add_argument("--workers", type=int, default=2)
+    args = parser.parse_args()
+    if args.which in ("speed", "all"):
+        bench_speed(args.hands)
+    if args.which in ("random", "all"):
+        for name in sorted(PRESET_NAMES):
+            report(name, "heuristic,random", args.games or 200, args.workers, hands=False)
+    if args.which in ("ismcts", "all"):
+        for name in ("kitchen-table", "family"):
+            report(name, f"ismcts:{args.budget},heuristic", args.games or 100, args.workers, hands=True)
+
+
+if __name__ == "__main__":
+    main()
