@@ -1,5 +1,5 @@
-"""Durability: stop the server, start a new one on the same data folder; every table and move is there,
-play continues, and a bot whose turn it was resumes."""
+"""Durability: stop the server, start a new one on the same database; every table and move is there,
+play continues, and a bot whose turn it was resumes. Each test runs on SQLite and on PostgreSQL."""
 
 from __future__ import annotations
 
@@ -13,6 +13,8 @@ from handfoot.server.storage import Storage
 from handfoot.server.tables import TableService
 from handfoot.server.testing import SeatClient, running_server
 
+pytest_plugins = ["conftest_services"]
+
 
 def play_turns(client: SeatClient, state: dict[str, Any], seat: int, moves: int) -> dict[str, Any]:
     """Play ``moves`` moves for ``seat`` (draw, then a discard) while it is that seat's turn."""
@@ -25,8 +27,8 @@ def play_turns(client: SeatClient, state: dict[str, Any], seat: int, moves: int)
     return state
 
 
-def test_tables_and_moves_survive_a_restart(tmp_path: Path) -> None:
-    settings = Settings(data_dir=tmp_path, port=0, bot_delay=0.0, snapshot_every=3)
+def test_tables_and_moves_survive_a_restart(tmp_path: Path, database_url: str) -> None:
+    settings = Settings(data_dir=tmp_path, database_url=database_url, port=0, bot_delay=0.0, snapshot_every=3)
     with running_server(settings) as base:
         created = httpx.post(f"{base}/api/tables", json={"preset": "kitchen-table", "players": 2}).json()
         table_id = created["table"]["id"]
@@ -56,8 +58,8 @@ def test_tables_and_moves_survive_a_restart(tmp_path: Path) -> None:
         assert clients[1 - seat].state(version + 1)["last"]["seat"] == seat
 
 
-def test_a_bot_whose_turn_it_was_resumes_after_a_restart(tmp_path: Path) -> None:
-    slow = Settings(data_dir=tmp_path, port=0, bot_delay=60.0)
+def test_a_bot_whose_turn_it_was_resumes_after_a_restart(tmp_path: Path, database_url: str) -> None:
+    slow = Settings(data_dir=tmp_path, database_url=database_url, port=0, bot_delay=60.0)
     with running_server(slow) as base:
         created = httpx.post(
             f"{base}/api/tables",
@@ -73,15 +75,17 @@ def test_a_bot_whose_turn_it_was_resumes_after_a_restart(tmp_path: Path) -> None
         stopped_at = state["version"]
         human.close()
 
-    with running_server(Settings(data_dir=tmp_path, port=0, bot_delay=0.0)) as base:
+    with running_server(
+        Settings(data_dir=tmp_path, database_url=database_url, port=0, bot_delay=0.0)
+    ) as base:
         human = SeatClient(base, table_id, token)
         resumed = human.until(lambda m: m["type"] == "state" and m["view"]["to_move"] == 0)
         assert resumed["version"] > stopped_at
         assert resumed["last"] is None or resumed["last"]["seat"] == 1
 
 
-def test_a_table_whose_moves_no_longer_replay_is_marked_broken(tmp_path: Path) -> None:
-    storage = Storage(f"sqlite:///{tmp_path / 'db.sqlite'}")
+def test_a_table_whose_moves_no_longer_replay_is_marked_broken(database_url: str) -> None:
+    storage = Storage(database_url)
     service = TableService(storage, snapshot_every=2)
     live, _tokens = service.create("kitchen-table", {}, 2, [("invite", None), ("invite", None)])
     seat = live.game.to_move
