@@ -4,7 +4,8 @@ the table-creation form is built from."""
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any, Literal
+from enum import StrEnum
+from typing import Any, Literal, get_type_hints
 
 from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
 
@@ -14,6 +15,7 @@ from handfoot.rules import (
     OPTION_SECTION,
     PRESET_NAMES,
     SECTION_TITLES,
+    RuleSet,
     preset,
     rules_to_mapping,
 )
@@ -66,14 +68,27 @@ class JoinTable(_Body):
         return clean_name(value)
 
 
+def option_choices() -> dict[str, list[str]]:
+    """The allowed values of every option that takes one of a few words (an enumeration)."""
+    hints = get_type_hints(RuleSet)
+    return {
+        name: [member.value for member in hints[name]]
+        for name in OPTION_NAMES
+        if isinstance(hints[name], type) and issubclass(hints[name], StrEnum)
+    }
+
+
 def option_catalogue() -> list[dict[str, Any]]:
-    """Every rule option: name, section, section title and its one-line help."""
+    """Every rule option: name, section, section title, its one-line help, and ``choices`` (the allowed
+    words of an option that takes one of a few, else null)."""
+    choices = option_choices()
     return [
         {
             "name": name,
             "section": OPTION_SECTION[name],
             "section_title": SECTION_TITLES[OPTION_SECTION[name]],
             "help": OPTION_HELP[name],
+            "choices": choices.get(name),
         }
         for name in OPTION_NAMES
     ]
