@@ -175,7 +175,7 @@ class RedisFanout(Fanout):
         """Connect and subscribe (raises if Redis does not answer: a server told to use Redis does not
         start without it), then listen in a background task."""
         await super().start(handler, resync)
-        self.client = Redis.from_url(self.url)
+        self.client = Redis.from_url(self.url, client_name=f"handfoot-{self.origin}")
         try:
             pubsub = await self._subscribe()
         except Exception:
