@@ -1,0 +1,318 @@
+"""Browser tests: the real client bundle, served by a real server, driven in Chromium by Playwright.
+
+A table with three bots is created through the lobby page (a rule option changed, an invalid one
+refused), the human seat is played by clicking (draw, select cards, meld, discard) until the hand is
+over, and the score sheet on the page is checked against the server's record of the hand. Screenshots
+of the lobby, the table mid-hand and the hand's end are saved in docs/screenshots/.
+
+The tests need Debian's Chromium at /usr/bin/chromium (``apt-get install chromium``; ``make test``
+installs it when it can). Without it they are skipped, saying so.
+"""
+
+from __future__ import annotations
+
+import re
+from collections import Counter
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import httpx
+import pytest
+
+from handfoot.server.config import Settings
+from handfoot.server.testing import running_server
+
+CHROMIUM = Path("/usr/bin/chromium")
+CHROMIUM_ARGS = [
+    "--headless",
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-quic",
+    "--no-first-run",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+]
+SCREENSHOTS = Path(__file__).resolve().parent.parent / "docs" / "screenshots"
+WILD = re.compile(r"^(JK|2[SHDC])$")
+
+pytestmark = pytest.mark.skipif(
+    not CHROMIUM.exists(),
+    reason="browser tests need Chromium at /usr/bin/chromium (apt-get install chromium)",
+)
+
+if CHROMIUM.exists():
+    from playwright.sync_api import Browser, Page, sync_playwright
+else:  # pragma: no cover - the module is skipped
+    Browser = Page = Any
+
+
+@pytest.fixture(scope="module")
+def base(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+    """A real server with instant bots."""
+    data = tmp_path_factory.mktemp("browser-data")
+    with running_server(Settings(data_dir=data, port=0, bot_delay=0.0)) as url:
+        yield url
+
+
+@pytest.fixture(scope="module")
+def browser() -> Iterator[Browser]:
+    """Debian's Chromium, headless."""
+    with sync_playwright() as playwright:
+        chromium = playwright.chromium.launch(executable_path=str(CHROMIUM), args=CHROMIUM_ARGS)
+        yield chromium
+        chromium.close()
+
+
+@pytest.fixture
+def page(browser: Browser) -> Iterator[Page]:
+    """A fresh page (its own localStorage) that fails the test on any script error."""
+    context = browser.new_context(viewport={"width": 1280, "height": 900})
+    page = context.new_page()
+    errors: list[str] = []
+    page.on("pageerror", lambda exc: errors.append(str(exc)))
+    page.set_default_timeout(15_000)
+    yield page
+    context.close()
+    assert not errors, f"script errors on the page: {errors}"
+
+
+# --- driving the table -----------------------------------------------------------------------------
+def felt(page: Page) -> dict[str, str]:
+    """The table's state as the page exposes it on its <main> (version, phase, whose turn...)."""
+    attrs: dict[str, str] = page.locator("main.felt").evaluate(
+        "el => Object.fromEntries(Object.entries(el.dataset))"
+    )
+    return attrs
+
+
+def wait_changed(page: Page, version: str) -> None:
+    """Wait until the page shows a version other than ``version`` (the server played a move)."""
+    page.wait_for_function(
+        "v => document.querySelector('main.felt')?.dataset.version !== v", arg=version, timeout=15_000
+    )
+
+
+def hand_cards(page: Page) -> list[str]:
+    """The codes of the cards in the player's hand, in the order shown."""
+    codes: list[str] = page.locator(".hand button.card").evaluate_all("els => els.map(e => e.dataset.card)")
+    return codes
+
+
+def legal_moves(page: Page) -> list[str]:
+    """The legal moves the page lists (the server's ``legal`` for this seat)."""
+    moves: list[str] = page.locator("[data-testid=legal] code").all_inner_texts()
+    return moves
+
+
+def select(page: Page, cards: list[str]) -> None:
+    """Click each card of ``cards`` in the hand (a duplicate code picks the next unselected copy)."""
+    for code in cards:
+        page.locator(
+            f'.hand button.card[data-card="{code}"][aria-pressed="false"]:not([disabled])'
+        ).first.click()
+
+
+def click_move(page: Page, button: str) -> None:
+    """Click a move button and wait for the server's new state."""
+    version = felt(page)["version"]
+    page.get_by_role("button", name=button, exact=True).click()
+    wait_changed(page, version)
+
+
+def try_refused_meld(page: Page) -> None:
+    """A meld of one card is against the rules: the page shows the server's refusal and nothing changes."""
+    before = (felt(page)["version"], hand_cards(page))
+    select(page, [hand_cards(page)[-1]])
+    page.get_by_role("button", name="Meld", exact=True).click()
+    refusal = page.get_by_test_id("refusal")
+    refusal.wait_for()
+    text = refusal.inner_text()
+    assert "Not allowed" in text and "nothing changed" in text
+    assert re.search(r"Not allowed\s+[a-z_]+: \w", text), text  # the rule's name, then the reason
+    assert (felt(page)["version"], hand_cards(page)) == before
+    page.get_by_role("button", name="Clear").click()
+    page.get_by_role("button", name="Dismiss").click()
+
+
+def try_opening(page: Page) -> bool:
+    """Build a group of every rank held three times or more (naturals only) and send them as one
+    compound meld; True if the server played it (a refusal is cleared)."""
+    counts = Counter(c[0] for c in hand_cards(page) if not WILD.match(c) and c[0] != "3")
+    ranks = [rank for rank, n in counts.items() if n >= 3]
+    if len(ranks) < 2:
+        return False
+    version = felt(page)["version"]
+    for rank in ranks:
+        select(page, [c for c in hand_cards(page) if c[0] == rank and not WILD.match(c)])
+        page.get_by_role("button", name="Add group").click()
+    page.get_by_role("button", name=re.compile(r"^Meld \d+ groups$")).click()
+    page.wait_for_function(
+        "v => document.querySelector('main.felt')?.dataset.version !== v"
+        " || document.querySelector('[data-testid=refusal]')",
+        arg=version,
+    )
+    if felt(page)["version"] != version:
+        return True
+    page.get_by_role("button", name="Clear").click()
+    page.get_by_role("button", name="Dismiss").click()
+    return False
+
+
+def choose_discard(page: Page, legal: list[str]) -> str:
+    """The card to throw: a legal discard, not a wild, of the rank held least."""
+    counts = Counter(c[0] for c in hand_cards(page))
+    discards = [m.split()[1] for m in legal if m.startswith("discard ")]
+    plain = [c for c in discards if not WILD.match(c)] or discards
+    return min(plain, key=lambda c: (counts[c[0]], c))
+
+
+def play_turn(page: Page, state: dict[str, Any]) -> None:
+    """Play one turn of the human seat by clicking: draw, meld what the rules allow, discard."""
+    legal = legal_moves(page)
+    if felt(page)["phase"] == "draw":
+        click_move(page, "Draw")
+        legal = legal_moves(page)
+    if not state["refusal_seen"]:
+        try_refused_meld(page)
+        state["refusal_seen"] = True
+    if not state["compound_tried"] and try_opening(page):
+        state["compound_tried"] = True
+        legal = legal_moves(page)
+    for _ in range(8):  # lay every single group the rules allow now
+        if felt(page)["myTurn"] != "yes" or felt(page)["phase"] != "play":
+            return
+        legal = legal_moves(page)
+        melds = [m for m in legal if m.startswith("meld ") and ":" not in m]
+        if not melds:
+            break
+        select(page, melds[0].split()[1:])
+        click_move(page, "Meld")
+        state["melds"] += 1
+    if felt(page)["myTurn"] != "yes" or felt(page)["phase"] != "play":
+        return
+    legal = legal_moves(page)
+    if not any(m.startswith("discard ") for m in legal):
+        return
+    select(page, [choose_discard(page, legal)])
+    click_move(page, "Discard")
+
+
+# --- the tests ------------------------------------------------------------------------------------
+def test_lobby_table_and_a_whole_hand(base: str, page: Page) -> None:
+    """Create a table with three bots through the lobby, play the human seat through a whole hand by
+    clicking, and find the hand's score, its breakdown and the winner on the page."""
+    SCREENSHOTS.mkdir(parents=True, exist_ok=True)
+    page.goto(base + "/")
+    page.get_by_role("radio", name=re.compile("^family")).check()
+    page.get_by_text("Change any rule").click()
+    # An option the rules refuse: the server's reason is shown and the table cannot be created.
+    page.locator("#opt-hand_size").fill("0")
+    refusal = page.get_by_test_id("create-refusal")
+    refusal.wait_for()
+    assert "hand_size" in refusal.inner_text()
+    assert page.get_by_role("button", name="Create the table").is_disabled()
+    page.locator(".option.changed", has=page.locator("#opt-hand_size")).get_by_role("button").click()
+    refusal.wait_for(state="detached")
+    page.locator("#opt-hands_per_game").fill("1")
+    assert page.get_by_text("Change any rule (1 changed)").is_visible()
+    page.get_by_text("Change any rule (1 changed)").click()  # fold the options away again
+    page.locator("#players").select_option("4")
+    page.get_by_role("button", name="Play alone: bots in every other seat").click()
+    for seat in (1, 2, 3):
+        assert page.get_by_label(f"Seat {seat + 1}").input_value().startswith("bot:")
+    page.screenshot(path=str(SCREENSHOTS / "lobby.png"), full_page=True)
+    page.get_by_role("button", name="Create the table").click()
+
+    page.get_by_text("Your table is ready").wait_for()
+    assert page.locator(".invites input").count() == 1
+    page.get_by_test_id("play-seat-0").click()
+    page.get_by_label("Your name at this table").fill("Ann")
+    page.get_by_role("button", name="Sit down").click()
+    page.locator("main.felt").wait_for()
+    table_id = page.url.split("/play/")[1].split("#")[0]
+
+    # The table shows the hand, the other players' counts, the pile, the stock and the minimums.
+    assert len(hand_cards(page)) == 11
+    assert page.locator(".opponent").count() == 3
+    assert "Opening minimum" in page.locator(".sides-status").inner_text()
+    assert "Stock" in page.locator(".stock").inner_text()
+    page.get_by_text("Trainer").click()
+    assert "not offered by this server yet" in page.get_by_test_id("trainer").inner_text()
+
+    state: dict[str, Any] = {"refusal_seen": False, "compound_tried": False, "melds": 0, "shot": False}
+    for _ in range(400):
+        if felt(page)["hands"] != "0":
+            break
+        if felt(page)["myTurn"] == "yes":
+            play_turn(page, state)
+            if not state["shot"] and felt(page)["hands"] == "0":
+                page.screenshot(path=str(SCREENSHOTS / "table.png"), full_page=True)
+                state["shot"] = True
+        else:
+            page.wait_for_function(
+                "() => { const d = document.querySelector('main.felt')?.dataset;"
+                " return d && (d.myTurn === 'yes' || d.hands !== '0'); }",
+                timeout=30_000,
+            )
+    else:
+        pytest.fail("the hand did not end within 400 turns")
+    assert state["refusal_seen"]
+
+    dialog = page.get_by_role("dialog")
+    dialog.wait_for()
+    assert "Hand 1 is over" in dialog.inner_text()
+    page.screenshot(path=str(SCREENSHOTS / "hand-end.png"), full_page=False)
+
+    summary = httpx.get(f"{base}/api/tables/{table_id}").json()
+    assert summary["finished"] is True and len(summary["hands"]) == 1
+    scores = summary["hands"][0]["scores"]
+    # The score sheet on the page is the server's: one row per hand, the totals below.
+    row = dialog.locator("table.sheet tbody tr").first.locator("td").all_inner_texts()
+    assert [int(x) for x in row] == scores
+    total = dialog.locator("table.sheet tfoot td").all_inner_texts()
+    assert [int(x) for x in total] == summary["totals"]
+    # Each side's breakdown adds up to its score.
+    for side, box in enumerate(dialog.locator(".side-score").all()):
+        points = [int(p) for p in box.locator("td.num:last-child").all_inner_texts()]
+        assert sum(points) == scores[side]
+    winner_text = page.get_by_test_id("winner").inner_text()
+    if summary["winner"] is None:
+        assert "tie" in winner_text
+    else:
+        assert re.search(r"wins? the game", winner_text)
+
+
+def test_phone_width_and_keyboard(base: str, browser: Browser) -> None:
+    """At phone width the table fits without sideways scrolling, and the keyboard can draw and select."""
+    created = httpx.post(
+        f"{base}/api/tables",
+        json={
+            "preset": "kitchen-table",
+            "players": 2,
+            "seats": [{"kind": "invite"}, {"kind": "bot", "bot": "random"}],
+        },
+    ).json()
+    invite = created["invites"][0]
+    context = browser.new_context(viewport={"width": 390, "height": 844}, is_mobile=True, has_touch=True)
+    page = context.new_page()
+    try:
+        page.goto(f"{base}/play/{created['table']['id']}#seat={invite['token']}")
+        page.get_by_label("Your name at this table").fill("Bo")
+        page.keyboard.press("Enter")
+        page.locator("main.felt").wait_for()
+        width = page.evaluate("document.documentElement.scrollWidth")
+        assert width <= 390
+        page.wait_for_function("document.querySelector('main.felt').dataset.myTurn === 'yes'")
+        count = len(hand_cards(page))
+        version = felt(page)["version"]
+        page.keyboard.press("d")
+        wait_changed(page, version)
+        assert len(hand_cards(page)) >= count + 1
+        page.locator(".hand button.card").first.focus()
+        page.keyboard.press("Space")
+        assert page.locator(".hand button.card").first.get_attribute("aria-pressed") == "true"
+        page.screenshot(path=str(SCREENSHOTS / "table-phone.png"), full_page=True)
+    finally:
+        context.close()

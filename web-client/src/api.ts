@@ -1,0 +1,242 @@
+// The server's HTTP lobby and WebSocket protocol v1 (docs/protocol.md), as types and small helpers.
+
+export const PROTOCOL = 1;
+
+export interface PresetSummary {
+  name: string;
+  title: string;
+  summary: string;
+  players_allowed: number[];
+  default_players: number;
+}
+
+export type OptionValue = string | number | boolean | number[] | Record<string, number>;
+
+export interface OptionInfo {
+  name: string;
+  section: string;
+  section_title: string;
+  help: string;
+  choices: string[] | null;
+  value: OptionValue;
+}
+
+export interface PresetDetail extends PresetSummary {
+  options: OptionInfo[];
+}
+
+export interface ScoreLine {
+  label: string;
+  count: number;
+  points: number;
+}
+
+export interface HandSummary {
+  scores: number[];
+  went_out: number | null;
+  reason: string;
+  lines?: ScoreLine[][];
+}
+
+export interface SeatSummary {
+  seat: number;
+  kind: "human" | "bot";
+  bot: string | null;
+  name: string | null;
+  joined: boolean;
+  connected: boolean;
+  side: number;
+}
+
+export interface TableSummary {
+  id: string;
+  created_at: string;
+  rules: string;
+  rules_source: string | Record<string, unknown>;
+  players: number;
+  seats: SeatSummary[];
+  spectators: number;
+  version: number;
+  hand_index: number;
+  hands: HandSummary[];
+  totals: number[];
+  to_move: number | null;
+  finished: boolean;
+  winner: number | null;
+  broken: string | null;
+}
+
+export interface Invite {
+  seat: number;
+  token: string;
+  link: string;
+}
+
+export interface Created {
+  table: TableSummary;
+  invites: Invite[];
+  watch: string;
+  websocket: string;
+}
+
+export interface SeatView {
+  hand_count: number;
+  in_foot: boolean;
+  foot_count: number;
+  known: Record<string, number>;
+}
+
+export interface MeldView {
+  owner: number;
+  rank: string;
+  cards: string[];
+  wilds: number;
+}
+
+export interface BookCount {
+  clean: number;
+  dirty: number;
+  wild: number;
+}
+
+export interface View {
+  seat: number | null;
+  hand_index: number;
+  dealer: number;
+  turn_seat: number;
+  to_move: number;
+  phase: "draw" | "play" | "answer" | "over";
+  permission: "none" | "granted" | "refused";
+  hand: string[];
+  seats: SeatView[];
+  melds: MeldView[];
+  red_threes: string[][];
+  down: boolean[];
+  minimums: number[];
+  books: BookCount[];
+  pile_top: string | null;
+  pile_size: number;
+  pile: string[];
+  stock_size: number;
+  last_round_left: number;
+  out_seat: number | null;
+  end_reason: string;
+  move_count: number;
+}
+
+export interface GameEvent {
+  type: string;
+  seat: number;
+  cards: string[];
+  amount: number;
+  detail: string;
+}
+
+export interface LastMove {
+  seat: number;
+  version: number;
+  move: string;
+  events: GameEvent[];
+}
+
+export interface Seating {
+  side_of: number[];
+  owner_of: number[];
+  sides: number[][];
+}
+
+export interface Welcome {
+  type: "welcome";
+  protocol: number;
+  table_id: string;
+  seat: number | null;
+  role: "player" | "spectator";
+  rules: Record<string, OptionValue>;
+  seating: Seating;
+  bots: string[];
+}
+
+export interface StateMessage {
+  type: "state";
+  version: number;
+  table: TableSummary;
+  view: View;
+  legal: string[];
+  last: LastMove | null;
+}
+
+export interface Refused {
+  type: "refused";
+  rule: string;
+  message: string;
+  version: number;
+  move: string;
+}
+
+export type ServerMessage =
+  | Welcome
+  | StateMessage
+  | Refused
+  | { type: "table"; table: TableSummary }
+  | { type: "error"; code: string; message: string }
+  | { type: "pong" };
+
+/** An HTTP error answered by the server, with its code and sentence. */
+export class ApiError extends Error {
+  constructor(
+    readonly status: number,
+    readonly code: string,
+    message: string,
+  ) {
+    super(message);
+  }
+}
+
+async function request<T>(method: string, path: string, body?: unknown): Promise<T> {
+  const init: RequestInit = { method, headers: { Accept: "application/json" } };
+  if (body !== undefined) {
+    init.body = JSON.stringify(body);
+    init.headers = { ...init.headers, "Content-Type": "application/json" };
+  }
+  const response = await fetch(path, init);
+  const data: unknown = await response.json().catch(() => null);
+  if (!response.ok) {
+    const error = (data as { error?: { code?: string; message?: string } } | null)?.error;
+    throw new ApiError(response.status, error?.code ?? "http", error?.message ?? response.statusText);
+  }
+  return data as T;
+}
+
+export const api = {
+  presets: () => request<PresetSummary[]>("GET", "/api/presets"),
+  preset: (name: string) => request<PresetDetail>("GET", `/api/presets/${encodeURIComponent(name)}`),
+  bots: () => request<{ bots: string[] }>("GET", "/api/bots"),
+  table: (id: string) => request<TableSummary>("GET", `/api/tables/${encodeURIComponent(id)}`),
+  create: (body: unknown) => request<Created>("POST", "/api/tables", body),
+  join: (id: string, token: string, name: string) =>
+    request<{ seat: number; name: string; table: TableSummary }>(
+      "POST",
+      `/api/tables/${encodeURIComponent(id)}/join`,
+      { token, name },
+    ),
+  score: (body: unknown) => request<ScoreSheetResult>("POST", "/api/score", body),
+};
+
+export interface ScoreSheetResult {
+  rules: string;
+  players: number;
+  sides: number[][];
+  fields: { name: string; help: string; kind: "count" | "flag" }[];
+  hands: { scores: number[]; lines: ScoreLine[][]; totals: number[] }[];
+  totals: number[];
+  next_minimums: number[];
+  game_end: string;
+  finished: boolean;
+  winner: number | null;
+}
+
+/** The WebSocket address of a table on this server. */
+export function socketUrl(tableId: string): string {
+  const scheme = location.protocol === "https:" ? "wss:" : "ws:";
+  return `${scheme}//${location.host}/ws/tables/${encodeURIComponent(tableId)}`;
+}

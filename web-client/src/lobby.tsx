@@ -1,0 +1,501 @@
+// The lobby: create a table (a preset, any option changed, the player count, each seat an invitation
+// or a bot), join by link, watch a table, and rejoin recent tables.
+import { useEffect, useMemo, useState } from "preact/hooks";
+import { api, ApiError, type Created, type OptionInfo, type OptionValue, type PresetDetail, type PresetSummary, type TableSummary } from "./api";
+import { Header } from "./components";
+import { forget, recentTables, remember, type RecentTable } from "./store";
+
+interface SeatChoice {
+  kind: "invite" | "bot";
+  bot: string;
+}
+
+/** The text an option is edited as: lists as "50, 90", tables as "JK=50, 2=20". */
+function toText(value: OptionValue): string {
+  if (Array.isArray(value)) return value.join(", ");
+  if (typeof value === "object") return Object.entries(value).map(([k, v]) => `${k}=${v}`).join(", ");
+  return String(value);
+}
+
+/** The option's value from its edited text, or an error sentence. */
+function fromText(original: OptionValue, text: string): { value: OptionValue } | { error: string } {
+  const trimmed = text.trim();
+  if (Array.isArray(original)) {
+    if (!trimmed) return { value: [] };
+    const parts = trimmed.split(/[,\s]+/).filter(Boolean);
+    const numbers = parts.map(Number);
+    if (numbers.some((n) => !Number.isInteger(n))) return { error: "write whole numbers separated by commas" };
+    return { value: numbers };
+  }
+  if (typeof original === "object") {
+    const out: Record<string, number> = {};
+    for (const part of trimmed.split(",").map((p) => p.trim()).filter(Boolean)) {
+      const [key, val] = part.split("=").map((s) => s.trim());
+      const n = Number(val);
+      if (!key || val === undefined || !Number.isInteger(n)) return { error: "write pairs like JK=50, 2=20" };
+      out[key] = n;
+    }
+    return { value: out };
+  }
+  if (typeof original === "number") {
+    const n = Number(trimmed);
+    if (!trimmed || !Number.isInteger(n)) return { error: "write a whole number" };
+    return { value: n };
+  }
+  return { value: text };
+}
+
+function same(a: OptionValue, b: OptionValue): boolean {
+  return JSON.stringify(a) === JSON.stringify(b);
+}
+
+export function Lobby() {
+  const [presets, setPresets] = useState<PresetSummary[]>([]);
+  const [bots, setBots] = useState<string[]>([]);
+  const [error, setError] = useState<string | null>(null);
+  const [created, setCreated] = useState<Created | null>(null);
+
+  useEffect(() => {
+    Promise.all([api.presets(), api.bots()]).then(
+      ([p, b]) => {
+        setPresets(p);
+        setBots(b.bots);
+      },
+      (e: Error) => setError(e.message),
+    );
+  }, []);
+
+  return (
+    <div class="page lobby">
+      <Header />
+      <main>
+        <h1 class="sr-only">Lobby</h1>
+        {error ? (
+          <p class="refusal" role="alert">
+            {error}
+          </p>
+        ) : null}
+        <div class="lobby-grid">
+          {created ? <CreatedPanel created={created} onAnother={() => setCreated(null)} /> : presets.length ? <CreateForm presets={presets} bots={bots} onCreated={setCreated} /> : <p role="status">Loading the rules…</p>}
+          <div class="lobby-side">
+            <JoinPanel />
+            <RecentPanel />
+            <WatchPanel />
+          </div>
+        </div>
+      </main>
+    </div>
+  );
+}
+
+function CreateForm({ presets, bots, onCreated }: { presets: PresetSummary[]; bots: string[]; onCreated: (c: Created) => void }) {
+  const [presetName, setPresetName] = useState(presets[0]?.name ?? "");
+  const [detail, setDetail] = useState<PresetDetail | null>(null);
+  const [edits, setEdits] = useState<Record<string, string>>({});
+  const [players, setPlayers] = useState(4);
+  const [seats, setSeats] = useState<SeatChoice[]>([]);
+  const [refusal, setRefusal] = useState<string | null>(null);
+  const [teams, setTeams] = useState<number[][] | null>(null);
+  const [busy, setBusy] = useState(false);
+  const defaultBot = bots.includes("medium") ? "medium" : (bots[0] ?? "");
+
+  useEffect(() => {
+    api.preset(presetName).then((d) => {
+      setDetail(d);
+      setEdits({});
+      setPlayers(d.default_players);
+    }, (e: Error) => setRefusal(e.message));
+  }, [presetName]);
+
+  useEffect(() => {
+    setSeats((old) => Array.from({ length: players }, (_, i) => old[i] ?? { kind: "invite", bot: defaultBot }));
+  }, [players, defaultBot]);
+
+  // The options that differ from the preset, or the first edit that is not a value.
+  const parsed = useMemo(() => {
+    const options: Record<string, OptionValue> = {};
+    const errors: Record<string, string> = {};
+    for (const option of detail?.options ?? []) {
+      const text = edits[option.name];
+      if (text === undefined) continue;
+      const result = fromText(option.value, text);
+      if ("error" in result) errors[option.name] = result.error;
+      else if (!same(result.value, option.value)) options[option.name] = result.value;
+    }
+    return { options, errors };
+  }, [detail, edits]);
+
+  const allowed = (() => {
+    const value = parsed.options.players_allowed ?? detail?.players_allowed ?? [];
+    return Array.isArray(value) ? value : [];
+  })();
+
+  // Ask the server whether this combination of rules and players is allowed, and how the teams sit.
+  useEffect(() => {
+    if (!detail || Object.keys(parsed.errors).length) return;
+    const timer = window.setTimeout(() => {
+      api.score({ preset: detail.name, options: parsed.options, players, hands: [] }).then(
+        (r) => {
+          setTeams(r.sides);
+          setRefusal(null);
+        },
+        (e: Error) => {
+          setTeams(null);
+          setRefusal(e.message);
+        },
+      );
+    }, 200);
+    return () => window.clearTimeout(timer);
+  }, [detail, JSON.stringify(parsed.options), players]);
+
+  async function create(ev: Event) {
+    ev.preventDefault();
+    if (!detail) return;
+    setBusy(true);
+    try {
+      const result = await api.create({
+        preset: detail.name,
+        options: parsed.options,
+        players,
+        seats: seats.map((s) => (s.kind === "bot" ? { kind: "bot", bot: s.bot } : { kind: "invite" })),
+      });
+      remember({ id: result.table.id, rules: result.table.rules, when: "", invites: result.invites.map((i) => ({ seat: i.seat, link: i.link })) });
+      onCreated(result);
+    } catch (e) {
+      setRefusal(e instanceof ApiError ? e.message : String(e));
+    } finally {
+      setBusy(false);
+    }
+  }
+
+  const sections = useMemo(() => {
+    const out: { title: string; options: OptionInfo[] }[] = [];
+    for (const option of detail?.options ?? []) {
+      const last = out[out.length - 1];
+      if (last && last.title === option.section_title) last.options.push(option);
+      else out.push({ title: option.section_title, options: [option] });
+    }
+    return out;
+  }, [detail]);
+
+  const teamOf = (seat: number) => teams?.findIndex((t) => t.includes(seat)) ?? -1;
+  const changed = Object.keys(parsed.options).length;
+
+  return (
+    <form class="panel create" onSubmit={create} aria-labelledby="create-title">
+      <h2 id="create-title">Open a table</h2>
+      <fieldset class="presets">
+        <legend>House rules to start from</legend>
+        {presets.map((p) => (
+          <label key={p.name} class={`preset ${p.name === presetName ? "chosen" : ""}`}>
+            <input type="radio" name="preset" value={p.name} checked={p.name === presetName} onChange={() => setPresetName(p.name)} />
+            <span class="preset-name">{p.name}</span>
+            <span class="preset-title">{p.title}</span>
+            <span class="muted">{p.summary}</span>
+          </label>
+        ))}
+      </fieldset>
+
+      <details class="options">
+        <summary>
+          Change any rule{changed ? ` (${changed} changed)` : ""}
+        </summary>
+        {sections.map((section) => (
+          <fieldset key={section.title} class="option-section">
+            <legend>{section.title}</legend>
+            {section.options.map((option) => (
+              <OptionField
+                key={option.name}
+                option={option}
+                text={edits[option.name]}
+                error={parsed.errors[option.name]}
+                changed={option.name in parsed.options}
+                onChange={(text) => setEdits((old) => ({ ...old, [option.name]: text }))}
+                onReset={() =>
+                  setEdits((old) => {
+                    const next = { ...old };
+                    delete next[option.name];
+                    return next;
+                  })
+                }
+              />
+            ))}
+          </fieldset>
+        ))}
+      </details>
+
+      <fieldset class="seats">
+        <legend>Players and seats</legend>
+        <label>
+          Players{" "}
+          <select value={String(players)} onChange={(e) => setPlayers(Number((e.target as HTMLSelectElement).value))} id="players">
+            {(allowed.length ? allowed : [players]).map((n) => (
+              <option key={n} value={String(n)}>
+                {n}
+              </option>
+            ))}
+          </select>
+        </label>
+        <button
+          type="button"
+          class="link"
+          onClick={() => setSeats((old) => old.map((s, i) => (i === 0 ? { ...s, kind: "invite" } : { kind: "bot", bot: s.bot || defaultBot })))}
+        >
+          Play alone: bots in every other seat
+        </button>
+        <ol class="seat-list">
+          {seats.map((seat, i) => (
+            <li key={i} class="seat-row">
+              <span class="seat-name">
+                Seat {i + 1}
+                {teamOf(i) >= 0 && (teams?.length ?? 0) < players ? <span class={`team team-${teamOf(i)}`}>Team {teamOf(i) + 1}</span> : null}
+                {i === 0 ? <span class="muted"> (usually you)</span> : null}
+              </span>
+              <select
+                aria-label={`Seat ${i + 1}`}
+                data-seat={i}
+                value={seat.kind === "bot" ? `bot:${seat.bot}` : "invite"}
+                onChange={(e) => {
+                  const v = (e.target as HTMLSelectElement).value;
+                  setSeats((old) => old.map((s, j) => (j !== i ? s : v === "invite" ? { ...s, kind: "invite" } : { kind: "bot", bot: v.slice(4) })));
+                }}
+              >
+                <option value="invite">A person: invitation link</option>
+                {bots.map((b) => (
+                  <option key={b} value={`bot:${b}`}>
+                    Bot: {b}
+                  </option>
+                ))}
+              </select>
+            </li>
+          ))}
+        </ol>
+        {teams && teams.length === players ? <p class="muted">Everyone plays for themselves at {players}.</p> : null}
+      </fieldset>
+
+      {refusal ? (
+        <p class="refusal" role="alert" data-testid="create-refusal">
+          {refusal}
+        </p>
+      ) : null}
+      <button type="submit" class="primary big" disabled={busy || !detail || Object.keys(parsed.errors).length > 0 || Boolean(refusal)}>
+        Create the table
+      </button>
+    </form>
+  );
+}
+
+function OptionField({
+  option,
+  text,
+  error,
+  changed,
+  onChange,
+  onReset,
+}: {
+  option: OptionInfo;
+  text: string | undefined;
+  error: string | undefined;
+  changed: boolean;
+  onChange: (text: string) => void;
+  onReset: () => void;
+}) {
+  const id = `opt-${option.name}`;
+  const current = text ?? toText(option.value);
+  let input;
+  if (option.choices) {
+    input = (
+      <select id={id} value={current} onChange={(e) => onChange((e.target as HTMLSelectElement).value)}>
+        {option.choices.map((c) => (
+          <option key={c} value={c}>
+            {c}
+          </option>
+        ))}
+      </select>
+    );
+  } else if (typeof option.value === "boolean") {
+    input = <input id={id} type="checkbox" checked={current === "true"} onChange={(e) => onChange(String((e.target as HTMLInputElement).checked))} />;
+  } else {
+    input = <input id={id} type={typeof option.value === "number" ? "number" : "text"} value={current} onInput={(e) => onChange((e.target as HTMLInputElement).value)} />;
+  }
+  return (
+    <div class={`option ${changed ? "changed" : ""} ${error ? "invalid" : ""}`}>
+      <label for={id}>
+        <code>{option.name}</code>
+      </label>
+      {input}
+      {changed || error ? (
+        <button type="button" class="link" onClick={onReset}>
+          reset
+        </button>
+      ) : null}
+      <p class="help">{option.help}</p>
+      {error ? <p class="field-error">{error}</p> : null}
+    </div>
+  );
+}
+
+function CreatedPanel({ created, onAnother }: { created: Created; onAnother: () => void }) {
+  const { table, invites } = created;
+  const [copied, setCopied] = useState<number | null>(null);
+  return (
+    <section class="panel created" aria-labelledby="created-title">
+      <h2 id="created-title">Your table is ready</h2>
+      <p>
+        {table.rules} · {table.players} players · table <code>{table.id}</code>
+      </p>
+      <p>Send each person their own link. Whoever holds a link plays that seat, so send each one to one person only.</p>
+      <ul class="invites">
+        {table.seats.map((seat) => {
+          const invite = invites.find((i) => i.seat === seat.seat);
+          return (
+            <li key={seat.seat}>
+              <strong>Seat {seat.seat + 1}</strong>
+              {invite ? (
+                <>
+                  <input readOnly value={invite.link} aria-label={`Invitation link for seat ${seat.seat + 1}`} onFocus={(e) => (e.target as HTMLInputElement).select()} />
+                  <button
+                    type="button"
+                    onClick={() => {
+                      void navigator.clipboard?.writeText(invite.link).then(() => setCopied(seat.seat));
+                    }}
+                  >
+                    {copied === seat.seat ? "Copied" : "Copy"}
+                  </button>
+                  <a class="button primary" href={new URL(invite.link).pathname + new URL(invite.link).hash} data-testid={`play-seat-${seat.seat}`}>
+                    Play this seat
+                  </a>
+                </>
+              ) : (
+                <span class="muted"> {seat.bot} bot</span>
+              )}
+            </li>
+          );
+        })}
+      </ul>
+      <p>
+        Spectators: <a href={new URL(created.watch).pathname}>{created.watch}</a>
+      </p>
+      <button type="button" onClick={onAnother}>
+        Open another table
+      </button>
+    </section>
+  );
+}
+
+/** A table id from an invitation or watch link, or from a bare id. */
+function parseLink(text: string): { id: string; token: string | null } | null {
+  const trimmed = text.trim();
+  const match = /(?:\/(?:play|watch)\/)?([A-Za-z0-9_-]{4,})(?:#seat=([A-Za-z0-9_-]+))?\/?$/.exec(trimmed);
+  if (!match?.[1]) return null;
+  return { id: match[1], token: match[2] ?? null };
+}
+
+function JoinPanel() {
+  const [text, setText] = useState("");
+  const [problem, setProblem] = useState<string | null>(null);
+  return (
+    <section class="panel" aria-labelledby="join-title">
+      <h2 id="join-title">Join or watch by link</h2>
+      <form
+        onSubmit={(ev) => {
+          ev.preventDefault();
+          const link = parseLink(text);
+          if (!link) {
+            setProblem("Paste an invitation link (…/play/ID#seat=…), a watch link or a table id.");
+            return;
+          }
+          location.assign(link.token ? `/play/${link.id}#seat=${link.token}` : `/watch/${link.id}`);
+        }}
+      >
+        <label for="join-link">Invitation link or table id</label>
+        <input id="join-link" value={text} onInput={(e) => setText((e.target as HTMLInputElement).value)} placeholder="http://…/play/…#seat=…" />
+        <button type="submit">Go</button>
+        {problem ? <p class="field-error">{problem}</p> : null}
+      </form>
+    </section>
+  );
+}
+
+function RecentPanel() {
+  const [recent, setRecent] = useState<RecentTable[]>(recentTables());
+  const [status, setStatus] = useState<Record<string, TableSummary | null>>({});
+  useEffect(() => {
+    for (const t of recent) {
+      api.table(t.id).then(
+        (s) => setStatus((old) => ({ ...old, [t.id]: s })),
+        () => setStatus((old) => ({ ...old, [t.id]: null })),
+      );
+    }
+  }, []);
+  if (!recent.length) return null;
+  return (
+    <section class="panel" aria-labelledby="recent-title">
+      <h2 id="recent-title">Your recent tables</h2>
+      <ul class="recent">
+        {recent.map((t) => {
+          const s = status[t.id];
+          const state = s === null ? "gone" : s ? (s.finished ? "finished" : `hand ${s.hand_index + 1}`) : "";
+          return (
+            <li key={`${t.id}-${t.seat ?? "w"}`}>
+              <span>
+                <strong>{t.rules || "table"}</strong> <code>{t.id}</code> <span class="muted">{state}</span>
+              </span>
+              {t.token ? (
+                <a href={`/play/${t.id}#seat=${t.token}`}>Rejoin{t.name ? ` as ${t.name}` : ""}</a>
+              ) : t.invites?.length ? (
+                <details>
+                  <summary>Invitation links</summary>
+                  {t.invites.map((i) => (
+                    <div key={i.seat}>
+                      Seat {i.seat + 1}: <a href={new URL(i.link).pathname + new URL(i.link).hash}>play</a> <input readOnly value={i.link} aria-label={`Seat ${i.seat + 1} link`} />
+                    </div>
+                  ))}
+                </details>
+              ) : null}
+              <a href={`/watch/${t.id}`}>Watch</a>
+              <button
+                type="button"
+                class="link"
+                onClick={() => {
+                  forget(t.id);
+                  setRecent(recentTables());
+                }}
+              >
+                Forget
+              </button>
+            </li>
+          );
+        })}
+      </ul>
+    </section>
+  );
+}
+
+function WatchPanel() {
+  const [tables, setTables] = useState<TableSummary[] | null>(null);
+  useEffect(() => {
+    fetch("/api/tables")
+      .then((r) => r.json() as Promise<TableSummary[]>)
+      .then(setTables, () => setTables([]));
+  }, []);
+  const open = (tables ?? []).filter((t) => !t.finished).slice(-8).reverse();
+  return (
+    <section class="panel" aria-labelledby="watch-title">
+      <h2 id="watch-title">Watch a table</h2>
+      {open.length === 0 ? <p class="muted">No game in progress on this server.</p> : null}
+      <ul class="recent">
+        {open.map((t) => (
+          <li key={t.id}>
+            <span>
+              <strong>{t.rules}</strong> · {t.seats.map((s) => s.name ?? (s.kind === "bot" ? `${s.bot} bot` : "open seat")).join(", ")} · hand {t.hand_index + 1}
+            </span>
+            <a href={`/watch/${t.id}`} onClick={() => remember({ id: t.id, rules: t.rules, when: "" })}>
+              Watch
+            </a>
+          </li>
+        ))}
+      </ul>
+    </section>
+  );
+}

@@ -1,0 +1,787 @@
+// The card table: one WebSocket to the server (protocol v1), the seat's own view, and its moves.
+// Every move is checked by the server; a refused move is shown with the rule and the reason, and
+// nothing changes here but the message.
+import { useEffect, useMemo, useRef, useState } from "preact/hooks";
+import {
+  api,
+  PROTOCOL,
+  socketUrl,
+  type GameEvent,
+  type MeldView,
+  type Refused,
+  type ServerMessage,
+  type StateMessage,
+  type TableSummary,
+  type Welcome,
+} from "./api";
+import { groupByRank, isWild, rankWord, sortCards } from "./cards";
+import { Card, CardBack, HandBreakdown, Header, ScoreSheet } from "./components";
+import { recentTables, remember, saveName, savedName } from "./store";
+
+interface Group {
+  /** Indexes into the sorted hand. */
+  indexes: number[];
+  /** The rank the group goes onto, when chosen by clicking a meld (written "K: ..."). */
+  rank?: string;
+}
+
+interface LogEntry {
+  id: number;
+  text: string;
+  notable: boolean;
+}
+
+type Status = "connecting" | "open" | "closed" | "refused";
+
+function seatLabel(table: TableSummary | undefined, seat: number, me: number | null): string {
+  const s = table?.seats[seat];
+  let name = s?.name ?? `Seat ${seat + 1}`;
+  if (s?.kind === "bot" && s.name === null) name = `${capital(s.bot ?? "bot")} bot ${seat + 1}`;
+  return seat === me ? `${name} (you)` : name;
+}
+
+function winsText(name: string, seats: number): string {
+  return `${name} ${seats > 1 ? "win" : "wins"}`;
+}
+
+function capital(text: string): string {
+  return text.slice(0, 1).toUpperCase() + text.slice(1);
+}
+
+function groupText(hand: string[], group: Group): string {
+  const cards = group.indexes.map((i) => hand[i]).filter((c): c is string => Boolean(c));
+  const allWild = cards.every(isWild);
+  if (group.rank) return `${group.rank}: ${cards.join(" ")}`;
+  return allWild ? `W: ${cards.join(" ")}` : cards.join(" ");
+}
+
+function describeEvent(e: GameEvent, name: (seat: number) => string, blackThreeFreezes: boolean): LogEntry | null {
+  const who = e.seat >= 0 ? name(e.seat) : "";
+  const cards = e.cards.join(" ");
+  switch (e.type) {
+    case "drew":
+      return { id: 0, text: `${who} drew ${e.amount} card${e.amount === 1 ? "" : "s"}.`, notable: false };
+    case "took_pile":
+      return { id: 0, text: `${who} took the discard pile (${e.amount || e.cards.length} cards).`, notable: true };
+    case "melded":
+      return { id: 0, text: `${who} melded ${cards}.`, notable: false };
+    case "discarded": {
+      const black3 = e.cards.some((c) => c === "3S" || c === "3C");
+      if (black3 && blackThreeFreezes)
+        return { id: 0, text: `${who} discarded a black 3 (${cards}): the pile is frozen for the next player.`, notable: true };
+      return { id: 0, text: `${who} discarded ${cards}.`, notable: false };
+    }
+    case "red_three":
+      return { id: 0, text: `${who} laid down a red 3 (${cards}).`, notable: true };
+    case "foot":
+      return { id: 0, text: `${who} picked up their Foot.`, notable: true };
+    case "asked":
+      return { id: 0, text: `${who} asked: “May I go out?”`, notable: true };
+    case "answered":
+      return { id: 0, text: `${who} answered ${e.detail || (e.amount ? "yes" : "no")}.`, notable: true };
+    case "went_out":
+      return { id: 0, text: `${who} went out!`, notable: true };
+    case "last_round":
+      return { id: 0, text: "Last round: everyone else plays one more turn.", notable: true };
+    case "hand_over":
+      return { id: 0, text: "The hand is over.", notable: true };
+    case "new_hand":
+      return { id: 0, text: `Hand ${e.amount + 1} is dealt.`, notable: false };
+    case "game_over":
+      return { id: 0, text: "The game is over.", notable: true };
+    case "turn":
+      return null;
+    default:
+      return { id: 0, text: `${who} ${e.type.replace(/_/g, " ")} ${cards}`.trim(), notable: false };
+  }
+}
+
+export function TablePage({ tableId, token }: { tableId: string; token: string | null }) {
+  const known = token ? recentTables().find((t) => t.id === tableId && t.token === token) : undefined;
+  const [name, setName] = useState<string | null>(token ? (known?.name ?? null) : null);
+  const [summary, setSummary] = useState<TableSummary | null>(null);
+  const [loadError, setLoadError] = useState<string | null>(null);
+
+  useEffect(() => {
+    api.table(tableId).then(setSummary, (e: Error) => setLoadError(e.message));
+  }, [tableId]);
+
+  if (loadError) {
+    return (
+      <div class="page">
+        <Header />
+        <main class="panel">
+          <h1>Table not found</h1>
+          <p role="alert">{loadError}</p>
+          <p>
+            <a href="/">Back to the lobby</a>
+          </p>
+        </main>
+      </div>
+    );
+  }
+  if (token && name === null) {
+    return <JoinForm tableId={tableId} summary={summary} onJoin={setName} />;
+  }
+  return <Table tableId={tableId} token={token} name={name} />;
+}
+
+function JoinForm({
+  tableId,
+  summary,
+  onJoin,
+}: {
+  tableId: string;
+  summary: TableSummary | null;
+  onJoin: (name: string) => void;
+}) {
+  const [value, setValue] = useState(savedName());
+  return (
+    <div class="page">
+      <Header />
+      <main class="panel join">
+        <h1>Join the table</h1>
+        {summary ? (
+          <p>
+            {summary.rules} · {summary.players} players ·{" "}
+            {summary.seats.filter((s) => s.kind === "human" && s.joined).length} joined so far
+          </p>
+        ) : null}
+        <form
+          onSubmit={(ev) => {
+            ev.preventDefault();
+            const clean = value.trim();
+            if (!clean) return;
+            saveName(clean);
+            onJoin(clean);
+          }}
+        >
+          <label for="join-name">Your name at this table</label>
+          <input
+            id="join-name"
+            value={value}
+            maxLength={32}
+            required
+            autoFocus
+            onInput={(e) => setValue((e.target as HTMLInputElement).value)}
+          />
+          <button type="submit" class="primary">
+            Sit down
+          </button>
+        </form>
+        <p class="muted">
+          No account needed: this link holds your seat's secret. Keep it to come back; table {tableId}.
+        </p>
+      </main>
+    </div>
+  );
+}
+
+function Table({ tableId, token, name }: { tableId: string; token: string | null; name: string | null }) {
+  const [status, setStatus] = useState<Status>("connecting");
+  const [welcome, setWelcome] = useState<Welcome | null>(null);
+  const [state, setState] = useState<StateMessage | null>(null);
+  const [table, setTable] = useState<TableSummary | null>(null);
+  const [refused, setRefused] = useState<Refused | null>(null);
+  const [error, setError] = useState<string | null>(null);
+  const [selected, setSelected] = useState<number[]>([]);
+  const [groups, setGroups] = useState<Group[]>([]);
+  const [log, setLog] = useState<LogEntry[]>([]);
+  const [toast, setToast] = useState<string | null>(null);
+  const [endShown, setEndShown] = useState<number | null>(null);
+  const socket = useRef<WebSocket | null>(null);
+  const logId = useRef(1);
+  const handsSeen = useRef<number | null>(null);
+  const welcomeRef = useRef<Welcome | null>(null);
+  const tableRef = useRef<TableSummary | null>(null);
+
+  useEffect(() => {
+    let stopped = false;
+    let retry = 500;
+    let timer: number | undefined;
+    const connect = () => {
+      setStatus("connecting");
+      const ws = new WebSocket(socketUrl(tableId));
+      socket.current = ws;
+      ws.onopen = () => {
+        retry = 500;
+        const hello: Record<string, unknown> = { type: "hello", protocol: PROTOCOL };
+        if (token) hello.token = token;
+        if (token && name) hello.name = name;
+        ws.send(JSON.stringify(hello));
+      };
+      ws.onmessage = (ev: MessageEvent<string>) => {
+        const message = JSON.parse(ev.data) as ServerMessage;
+        handle(message);
+      };
+      ws.onclose = (ev) => {
+        if (stopped) return;
+        if (ev.code >= 4400 && ev.code < 4500) {
+          setStatus("refused");
+          return;
+        }
+        setStatus("closed");
+        timer = window.setTimeout(connect, retry);
+        retry = Math.min(retry * 2, 8000);
+      };
+    };
+    connect();
+    return () => {
+      stopped = true;
+      if (timer !== undefined) window.clearTimeout(timer);
+      socket.current?.close();
+    };
+  }, [tableId, token, name]);
+
+  function addLog(entries: LogEntry[]) {
+    if (!entries.length) return;
+    const numbered = entries.map((e) => ({ ...e, id: logId.current++ }));
+    setLog((old) => [...numbered.reverse(), ...old].slice(0, 60));
+    const notable = numbered.filter((e) => e.notable);
+    if (notable.length) setToast(notable.map((e) => e.text).join(" "));
+  }
+
+  function handle(message: ServerMessage) {
+    switch (message.type) {
+      case "welcome":
+        welcomeRef.current = message;
+        setWelcome(message);
+        setStatus("open");
+        if (token && message.seat !== null) {
+          remember({ id: tableId, rules: String(message.rules.name ?? ""), when: "", seat: message.seat, token, ...(name ? { name } : {}) });
+        } else if (!token) {
+          remember({ id: tableId, rules: String(message.rules.name ?? ""), when: "" });
+        }
+        break;
+      case "state": {
+        setState((old) => {
+          if (!old || old.view.hand.join() !== message.view.hand.join() || old.view.hand_index !== message.view.hand_index) {
+            setSelected([]);
+            setGroups([]);
+          }
+          return message;
+        });
+        setTable(message.table);
+        tableRef.current = message.table;
+        setRefused((r) => (r && r.version < message.version ? null : r));
+        setStatus("open");
+        const w = welcomeRef.current;
+        if (message.last) {
+          const me = w?.seat ?? null;
+          const freezes = Boolean(w?.rules.black_three_freezes);
+          const entries = message.last.events
+            .map((e) => describeEvent(e, (s) => seatLabel(message.table, s, me), freezes))
+            .filter((e): e is LogEntry => e !== null);
+          addLog(entries);
+        }
+        const count = message.table.hands.length;
+        if (handsSeen.current !== null && count > handsSeen.current) setEndShown(count - 1);
+        handsSeen.current = count;
+        break;
+      }
+      case "table":
+        setTable(message.table);
+        tableRef.current = message.table;
+        break;
+      case "refused":
+        setRefused(message);
+        break;
+      case "error":
+        setError(`${message.code}: ${message.message}`);
+        break;
+      case "pong":
+        break;
+    }
+  }
+
+  function send(move: string) {
+    if (!state || !socket.current || socket.current.readyState !== WebSocket.OPEN) return;
+    setRefused(null);
+    socket.current.send(JSON.stringify({ type: "move", version: state.version, move }));
+  }
+
+  const me = welcome?.seat ?? null;
+  const view = state?.view;
+  const rules = welcome?.rules ?? {};
+  const seating = welcome?.seating;
+  const hand = useMemo(() => sortCards(view?.hand ?? []), [view?.hand.join(" ")]);
+  const legal = state?.legal ?? [];
+  const myTurn = me !== null && view?.to_move === me && !table?.finished;
+  const staged = new Map<number, string>();
+  groups.forEach((g, gi) => g.indexes.forEach((i) => staged.set(i, `G${gi + 1}`)));
+  const selectedCards = selected.map((i) => hand[i]).filter((c): c is string => Boolean(c));
+  const label = (s: number) => seatLabel(table ?? undefined, s, me);
+  const sideNames = (seating?.sides ?? []).map((seats) => seats.map((s) => seatLabel(table ?? undefined, s, null)).join(" & "));
+  const myOwner = me !== null && seating ? (seating.owner_of[me] ?? null) : null;
+  const mySide = me !== null && seating ? (seating.side_of[me] ?? null) : null;
+
+  function toggle(index: number) {
+    setSelected((old) => (old.includes(index) ? old.filter((i) => i !== index) : [...old, index]));
+  }
+
+  function stageGroup(rank?: string) {
+    if (!selected.length) return;
+    setGroups((old) => [...old, { indexes: [...selected], ...(rank ? { rank } : {}) }]);
+    setSelected([]);
+  }
+
+  function allGroups(extraRank?: string): string[] {
+    const out = groups.map((g) => groupText(hand, g));
+    if (selected.length) out.push(groupText(hand, { indexes: selected, ...(extraRank ? { rank: extraRank } : {}) }));
+    return out;
+  }
+
+  function meld() {
+    const parts = allGroups();
+    if (parts.length) send(`meld ${parts.join(" | ")}`);
+  }
+
+  function addToMeld(rank: string) {
+    if (!selected.length) return;
+    const parts = allGroups(rank);
+    send(`meld ${parts.join(" | ")}`);
+  }
+
+  function pickup() {
+    const first = selected.length ? groupText(hand, { indexes: selected }) : "";
+    const rest = groups.map((g) => groupText(hand, g));
+    send(`pickup ${[first, ...rest].filter(Boolean).join(" | ")}`.trim());
+  }
+
+  function discard() {
+    const card = selectedCards[0];
+    if (selectedCards.length === 1 && card) send(`discard ${card}`);
+  }
+
+  function clear() {
+    setSelected([]);
+    setGroups([]);
+  }
+
+  useEffect(() => {
+    const onKey = (ev: KeyboardEvent) => {
+      const target = ev.target as HTMLElement | null;
+      if (target && (target.tagName === "INPUT" || target.tagName === "TEXTAREA" || target.tagName === "SELECT")) return;
+      if (ev.ctrlKey || ev.metaKey || ev.altKey) return;
+      const key = ev.key.toLowerCase();
+      if (key === "escape") {
+        clear();
+        setEndShown(null);
+      } else if (!myTurn) return;
+      else if (key === "d" && legal.includes("draw")) send("draw");
+      else if (key === "m") meld();
+      else if (key === "g") stageGroup();
+      else if (key === "x") discard();
+      else if (key === "p") pickup();
+      else return;
+      ev.preventDefault();
+    };
+    window.addEventListener("keydown", onKey);
+    return () => window.removeEventListener("keydown", onKey);
+  });
+
+  if (!view || !seating || !table) {
+    return (
+      <div class="page">
+        <Header />
+        <main class="panel">
+          <p role="status">{status === "refused" ? error ?? "The server refused this connection." : "Connecting to the table…"}</p>
+          {status === "refused" ? <a href="/">Back to the lobby</a> : null}
+        </main>
+      </div>
+    );
+  }
+
+  const bookSize = Number(rules.book_size ?? 7);
+  const owners = Array.from(new Set([...seating.owner_of, ...view.melds.map((m) => m.owner)])).sort((a, b) => a - b);
+  const ownerName = (owner: number) =>
+    seating.owner_of
+      .map((o, s) => (o === owner ? label(s) : null))
+      .filter(Boolean)
+      .join(" & ");
+  const ownerSide = (owner: number) => seating.side_of[seating.owner_of.indexOf(owner)] ?? owner;
+  const others = seating.owner_of.map((_, s) => s).filter((s) => s !== me);
+  const canPickup = legal.some((m) => m.startsWith("pickup"));
+  const top = view.pile_top;
+  const frozen = Boolean(rules.black_three_freezes) && (top === "3S" || top === "3C");
+  const turnName = label(view.to_move);
+  const lastHand = endShown !== null ? table.hands[endShown] : undefined;
+
+  return (
+    <div class="page table-page">
+      <Header>
+        <span class={`conn ${status}`} role="status">
+          {status === "open" ? "connected" : status === "connecting" ? "connecting…" : status === "closed" ? "reconnecting…" : "refused"}
+        </span>
+      </Header>
+      <main class="felt" aria-label="Card table" data-version={state?.version} data-phase={view.phase} data-my-turn={myTurn ? "yes" : "no"} data-hands={table.hands.length} data-finished={table.finished ? "yes" : "no"}>
+        <section class="infobar" aria-label="Hand information">
+          <span>
+            <strong>{table.rules}</strong> · hand {view.hand_index + 1}
+          </span>
+          {me === null ? <span class="badge">watching</span> : null}
+          {sideNames.map((n, i) => (
+            <span key={i} class={`total ${i === mySide ? "mine" : ""}`}>
+              {n}: <strong>{table.totals[i] ?? 0}</strong>
+            </span>
+          ))}
+        </section>
+
+        <section class="turn" aria-live="polite" data-testid="turn">
+          {table.finished ? (
+            <strong>
+              Game over:{" "}
+              {table.winner === null ? "a tie" : winsText(sideNames[table.winner] ?? "?", seating.sides[table.winner]?.length ?? 1)}
+              .
+            </strong>
+          ) : myTurn ? (
+            <strong class="your-turn">
+              Your turn: {view.phase === "draw" ? "draw two, or take the pile" : view.phase === "answer" ? "your partner asks “May I go out?”" : "meld, then discard"}
+            </strong>
+          ) : (
+            <span>
+              {turnName} is {view.phase === "draw" ? "to draw" : view.phase === "answer" ? "to answer" : "playing"}…
+            </span>
+          )}
+        </section>
+
+        <section class="opponents" aria-label="Other players">
+          {others.map((s) => {
+            const sv = view.seats[s];
+            if (!sv) return null;
+            const partner = mySide !== null && seating.side_of[s] === mySide;
+            return (
+              <div key={s} class={`opponent ${view.to_move === s ? "to-move" : ""} ${partner ? "partner" : ""}`} data-seat={s}>
+                <div class="who">
+                  {label(s)}
+                  {partner ? <span class="badge">partner</span> : null}
+                  {!table.seats[s]?.connected ? <span class="badge off">away</span> : null}
+                </div>
+                <div class="fan" aria-hidden="true">
+                  {Array.from({ length: Math.min(sv.hand_count, 12) }, (_, i) => (
+                    <CardBack key={i} small />
+                  ))}
+                </div>
+                <div class="counts">
+                  <span>{sv.hand_count} in {sv.in_foot ? "Foot" : "Hand"}</span>
+                  <span class={sv.in_foot ? "foot in" : "foot"}>{sv.in_foot ? "in their Foot" : `Foot: ${sv.foot_count} waiting`}</span>
+                </div>
+              </div>
+            );
+          })}
+        </section>
+
+        <section class="center" aria-label="Stock and discard pile">
+          <div class="stock">
+            <div class="stack">
+              <CardBack label={`stock: ${view.stock_size} cards`} />
+            </div>
+            <div class="caption">Stock {view.stock_size}</div>
+            <button type="button" class="action" disabled={!myTurn || !legal.includes("draw")} onClick={() => send("draw")} aria-keyshortcuts="D">
+              Draw
+            </button>
+          </div>
+          <div class={`pile ${frozen ? "frozen" : ""}`}>
+            <div class="stack">{top ? <Card code={top} label={`discard pile top: ${top}`} /> : <span class="card empty">empty</span>}</div>
+            <div class="caption" data-testid="pile">
+              Discard pile {view.pile_size}
+              {frozen ? <span class="badge frozen">frozen: black 3</span> : null}
+            </div>
+            <button type="button" class="action" disabled={!myTurn || !canPickup} onClick={pickup} aria-keyshortcuts="P" title="Select the naturals that go with the top card first">
+              Take the pile
+            </button>
+          </div>
+          <div class="sides-status">
+            {owners.map((owner) => (
+              <div key={owner} class={`side-status ${owner === myOwner ? "mine" : ""}`}>
+                <div class="who">{ownerName(owner)}</div>
+                <div>
+                  Opening minimum <strong>{view.minimums[owner] ?? "?"}</strong>:{" "}
+                  {view.down[owner] ? <span class="down yes">down</span> : <span class="down no">not down yet</span>}
+                </div>
+                {(view.red_threes[ownerSide(owner)]?.length ?? 0) > 0 && owners.indexOf(owner) === owners.findIndex((o) => ownerSide(o) === ownerSide(owner)) ? (
+                  <div class="red3s" aria-label="Red threes laid down">
+                    {view.red_threes[ownerSide(owner)]?.map((c, i) => <Card key={i} code={c} small />)}
+                  </div>
+                ) : null}
+              </div>
+            ))}
+          </div>
+        </section>
+
+        <section class="melds-area" aria-label="Melds">
+          {owners
+            .slice()
+            .sort((a, b) => (a === myOwner ? -1 : b === myOwner ? 1 : a - b))
+            .map((owner) => (
+              <MeldRow
+                key={owner}
+                title={owner === myOwner ? `Your ${seating.sides[mySide ?? 0]?.length && (seating.sides[mySide ?? 0]?.length ?? 0) > 1 && rules.meld_owner === "side" ? "side's" : ""} melds` : `${ownerName(owner)}: melds`}
+                melds={view.melds.filter((m) => m.owner === owner)}
+                bookSize={bookSize}
+                books={view.books[owner]}
+                mine={owner === myOwner}
+                canAdd={myTurn && view.phase === "play" && selected.length > 0}
+                onAdd={addToMeld}
+              />
+            ))}
+        </section>
+
+        {me !== null ? (
+          <section class="me" aria-label="Your cards">
+            <div class="me-head">
+              <h2>
+                Your {view.seats[me]?.in_foot ? "Foot" : "Hand"} <span class="muted">({hand.length} cards)</span>
+              </h2>
+              <span class={`foot ${view.seats[me]?.in_foot ? "in" : ""}`} data-testid="my-foot">
+                {view.seats[me]?.in_foot ? "You are in your Foot" : `Your Foot: ${view.seats[me]?.foot_count ?? 0} cards waiting`}
+              </span>
+              <GoOutNeeds rules={rules} books={view.books[myOwner ?? 0]} seating={seating} me={me} view={view} />
+            </div>
+            <div class="hand" role="group" aria-label="Your hand: select cards">
+              {groupByRank(hand).map((g) => (
+                <div class="rank-group" key={g.rank + g.cards[0]?.index}>
+                  {g.cards.map(({ code, index }) => (
+                    <Card key={index} code={code} selected={selected.includes(index)} staged={staged.get(index)} onClick={() => toggle(index)} />
+                  ))}
+                </div>
+              ))}
+              {hand.length === 0 ? <p class="muted">No cards.</p> : null}
+            </div>
+            {groups.length ? (
+              <div class="groups" aria-label="Groups to meld together">
+                {groups.map((g, i) => (
+                  <span class="group-chip" key={i}>
+                    G{i + 1}: {groupText(hand, g)}
+                    <button type="button" class="link" aria-label={`Remove group ${i + 1}`} onClick={() => setGroups((old) => old.filter((_, j) => j !== i))}>
+                      ×
+                    </button>
+                  </span>
+                ))}
+              </div>
+            ) : null}
+            <div class="actions" role="toolbar" aria-label="Moves">
+              <button type="button" class="action" disabled={!myTurn || view.phase !== "play" || !selected.length} onClick={() => stageGroup()} aria-keyshortcuts="G">
+                Add group
+              </button>
+              <button type="button" class="action primary" disabled={!myTurn || view.phase !== "play" || (!selected.length && !groups.length)} onClick={meld} aria-keyshortcuts="M">
+                Meld{groups.length ? ` ${groups.length + (selected.length ? 1 : 0)} groups` : ""}
+              </button>
+              <button type="button" class="action" disabled={!myTurn || view.phase !== "play" || selectedCards.length !== 1} onClick={discard} aria-keyshortcuts="X">
+                Discard
+              </button>
+              {legal.includes("ask") ? (
+                <button type="button" class="action" onClick={() => send("ask")}>
+                  Ask partner: May I go out?
+                </button>
+              ) : null}
+              {legal.includes("yes") ? (
+                <button type="button" class="action primary" onClick={() => send("yes")}>
+                  Yes, go out
+                </button>
+              ) : null}
+              {legal.includes("no") ? (
+                <button type="button" class="action" onClick={() => send("no")}>
+                  No, not yet
+                </button>
+              ) : null}
+              <button type="button" class="action subtle" disabled={!selected.length && !groups.length} onClick={clear}>
+                Clear
+              </button>
+            </div>
+            <p class="keys muted">Keys: Tab to a card, Space to select · D draw · P take pile · G add group · M meld · X discard · Esc clear</p>
+          </section>
+        ) : null}
+
+        {refused ? (
+          <div class="refusal" role="alert" data-testid="refusal">
+            <strong>Not allowed</strong> <code>{refused.rule}</code>: {refused.message}
+            <div class="muted">
+              Your move <code>{refused.move}</code> was not played; nothing changed.
+            </div>
+            <button type="button" class="link" onClick={() => setRefused(null)}>
+              Dismiss
+            </button>
+          </div>
+        ) : null}
+        {error ? (
+          <div class="refusal" role="alert">
+            {error}
+          </div>
+        ) : null}
+        {toast ? (
+          <div class="toast" role="status" aria-live="polite" onClick={() => setToast(null)}>
+            {toast}
+          </div>
+        ) : null}
+
+        <aside class="side-panels">
+          <details class="panel-box" open>
+            <summary>Score sheet</summary>
+            <ScoreSheet sides={sideNames} hands={table.hands} totals={table.totals} winner={table.winner} finished={table.finished} />
+            {table.hands.length ? (
+              <button type="button" class="link" onClick={() => setEndShown(table.hands.length - 1)}>
+                Last hand's breakdown
+              </button>
+            ) : null}
+            {table.finished ? (
+              <p>
+                <a href={`/api/tables/${tableId}/record`}>Download the game record</a>
+              </p>
+            ) : null}
+          </details>
+          <details class="panel-box" open>
+            <summary>What happened</summary>
+            <ol class="log" aria-live="off">
+              {log.map((e) => (
+                <li key={e.id} class={e.notable ? "notable" : ""}>
+                  {e.text}
+                </li>
+              ))}
+            </ol>
+          </details>
+          <details class="panel-box">
+            <summary>Trainer</summary>
+            <p class="muted" data-testid="trainer">
+              Hints are not offered by this server yet. When the server sends hints, they will appear here.
+            </p>
+            {myTurn ? (
+              <>
+                <p>Moves the rules allow now ({legal.length}; melds of several groups are allowed too):</p>
+                <ul class="legal" data-testid="legal">
+                  {legal.map((m) => (
+                    <li key={m}>
+                      <code>{m}</code>
+                    </li>
+                  ))}
+                </ul>
+              </>
+            ) : null}
+          </details>
+        </aside>
+
+        {lastHand && endShown !== null ? (
+          <div class="overlay" role="dialog" aria-modal="true" aria-labelledby="hand-end-title">
+            <div class="dialog">
+              <h2 id="hand-end-title">
+                Hand {endShown + 1} is over
+                {lastHand.went_out !== null ? ` — ${label(lastHand.went_out)} went out` : lastHand.reason === "stock_out" ? " — the stock ran out" : ""}
+              </h2>
+              <HandBreakdown sides={sideNames} hand={lastHand} />
+              <h3>Score sheet</h3>
+              <ScoreSheet sides={sideNames} hands={table.hands} totals={table.totals} winner={table.winner} finished={table.finished} />
+              {table.finished ? (
+                <p class="winner-line" data-testid="winner">
+                  {table.winner === null ? "The game ends in a tie." : `${winsText(sideNames[table.winner] ?? "?", seating.sides[table.winner]?.length ?? 1)} the game!`}
+                </p>
+              ) : null}
+              <button type="button" class="primary" autoFocus onClick={() => setEndShown(null)}>
+                {table.finished ? "Close" : "Next hand"}
+              </button>
+            </div>
+          </div>
+        ) : null}
+      </main>
+    </div>
+  );
+}
+
+/** A meld's cards as laid: naturals first, then wilds (a closed book shows a natural on top). */
+function meldOrder(cards: string[]): string[] {
+  const sorted = sortCards(cards);
+  return [...sorted.filter((c) => !isWild(c)), ...sorted.filter(isWild)];
+}
+
+function MeldRow({
+  title,
+  melds,
+  bookSize,
+  books,
+  mine,
+  canAdd,
+  onAdd,
+}: {
+  title: string;
+  melds: MeldView[];
+  bookSize: number;
+  books: { clean: number; dirty: number; wild: number } | undefined;
+  mine: boolean;
+  canAdd: boolean;
+  onAdd: (rank: string) => void;
+}) {
+  return (
+    <div class={`meld-row ${mine ? "mine" : ""}`}>
+      <h3>
+        {title}{" "}
+        <span class="book-count">
+          books: {books?.clean ?? 0} clean, {books?.dirty ?? 0} dirty{books?.wild ? `, ${books.wild} wild` : ""}
+        </span>
+      </h3>
+      <div class="melds">
+        {melds.length === 0 ? <p class="muted">No melds yet.</p> : null}
+        {melds.map((m, i) => {
+          const book = m.cards.length >= bookSize;
+          const clean = m.wilds === 0;
+          const kind = book ? (m.rank === "W" ? "wild book" : clean ? "clean book" : "dirty book") : `${m.cards.length} cards`;
+          return (
+            <div key={i} class={`meld ${book ? "book" : ""} ${book ? (clean ? "clean" : "dirty") : ""}`} data-rank={m.rank} aria-label={`${rankWord(m.rank)}: ${kind}`}>
+              <div class="meld-cards">
+                {(book ? meldOrder(m.cards).slice(0, 1) : meldOrder(m.cards)).map((c, j) => (
+                  <Card key={j} code={c} small />
+                ))}
+              </div>
+              <div class="meld-label">
+                {rankWord(m.rank)} · {book ? <strong class={clean ? "clean-tag" : "dirty-tag"}>{kind} ({m.cards.length})</strong> : kind}
+                {!book && m.wilds ? ` · ${m.wilds} wild` : ""}
+              </div>
+              {mine && canAdd ? (
+                <button type="button" class="link add" onClick={() => onAdd(m.rank)}>
+                  + add selected to {rankWord(m.rank)}
+                </button>
+              ) : null}
+            </div>
+          );
+        })}
+      </div>
+    </div>
+  );
+}
+
+function GoOutNeeds({
+  rules,
+  books,
+  seating,
+  me,
+  view,
+}: {
+  rules: Record<string, unknown>;
+  books: { clean: number; dirty: number; wild: number } | undefined;
+  seating: { side_of: number[]; sides: number[][] };
+  me: number;
+  view: StateMessage["view"];
+}) {
+  const b = books ?? { clean: 0, dirty: 0, wild: 0 };
+  const needs: string[] = [];
+  const total = b.clean + b.dirty + b.wild;
+  const anyBooks = Number(rules.go_out_books ?? 0);
+  const clean = Number(rules.go_out_clean ?? 0);
+  const dirty = Number(rules.go_out_dirty ?? 0);
+  const wild = Number(rules.go_out_wild ?? 0);
+  if (clean > b.clean) needs.push(`${clean - b.clean} more clean book${clean - b.clean > 1 ? "s" : ""}`);
+  if (dirty > b.dirty) needs.push(`${dirty - b.dirty} more dirty book${dirty - b.dirty > 1 ? "s" : ""}`);
+  if (wild > b.wild) needs.push(`${wild - b.wild} more wild book${wild - b.wild > 1 ? "s" : ""}`);
+  if (anyBooks > total) needs.push(`${anyBooks - total} more book${anyBooks - total > 1 ? "s" : ""}`);
+  if (!view.seats[me]?.in_foot) needs.push("to play into your Foot");
+  if (rules.all_feet_to_go_out) {
+    const side = seating.sides[seating.side_of[me] ?? 0] ?? [];
+    const waiting = side.filter((s) => s !== me && !view.seats[s]?.in_foot).length;
+    if (waiting) needs.push("your partner in their Foot");
+  }
+  const partners = (seating.sides[seating.side_of[me] ?? 0] ?? []).length > 1;
+  if (partners && rules.permission === "required") needs.push("your partner's yes to “May I go out?”");
+  return (
+    <span class="needs" data-testid="needs">
+      To go out: {needs.length ? needs.join(", ") : "nothing more — you may go out"}
+    </span>
+  );
+}
