@@ -4,7 +4,7 @@ VENV ?= .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: run test lint typecheck bench clean chromium web-check
+.PHONY: run test lint typecheck bench clean chromium web-check services
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -22,8 +22,26 @@ lint: $(STAMP)
 typecheck: $(STAMP)
 	$(BIN)/mypy
 
-test: lint typecheck chromium web-check
+test: lint typecheck services chromium web-check
 	$(BIN)/pytest -n 2
+
+# PostgreSQL and Redis for the server tests, started when they are not answering. In CI (CI=true) one that
+# cannot be started fails the build; elsewhere the tests that need it skip and say why.
+PG_PORT ?= 5432
+REDIS_PORT ?= 6379
+services:
+	@pg_isready -q -h 127.0.0.1 -p $(PG_PORT) 2>/dev/null \
+	  || { pg_ctlcluster --skip-systemctl-redirect $$(ls /etc/postgresql) main start \
+	       ; for i in $$(seq 50); do pg_isready -q -h 127.0.0.1 -p $(PG_PORT) && break; sleep 0.2; done \
+	       ; pg_isready -h 127.0.0.1 -p $(PG_PORT); } \
+	  || { echo "PostgreSQL is not answering on port $(PG_PORT) and could not be started"; [ "$$CI" != true ]; }
+	@redis-cli -h 127.0.0.1 -p $(REDIS_PORT) ping 2>/dev/null | grep -q PONG \
+	  || { mkdir -p /var/lib/redis /var/log/redis \
+	       ; redis-server --daemonize yes --bind 127.0.0.1 -::1 --port $(REDIS_PORT) --save "" --appendonly no \
+	           --dir /var/lib/redis --logfile /var/log/redis/ci.log \
+	       ; for i in $$(seq 50); do redis-cli -p $(REDIS_PORT) ping 2>/dev/null | grep -q PONG && break; sleep 0.2; done \
+	       ; redis-cli -p $(REDIS_PORT) ping | grep -q PONG; } \
+	  || { echo "Redis is not answering on port $(REDIS_PORT) and could not be started"; [ "$$CI" != true ]; }
 
 # The browser tests drive Debian's Chromium; install it when it is missing and we may (root with apt-get).
 chromium:
