@@ -316,3 +316,39 @@ def test_phone_width_and_keyboard(base: str, browser: Browser) -> None:
         page.screenshot(path=str(SCREENSHOTS / "table-phone.png"), full_page=True)
     finally:
         context.close()
+
+
+def test_score_pad_page(base: str, page: Page) -> None:
+    """The score pad scores a paper hand through the server: each side's score, the sheet, the
+    opening minimum for the next hand, and a refused entry with its reason."""
+    page.goto(base + "/scorepad")
+    page.locator("#pad-preset").select_option("in-laws")
+    page.get_by_role("heading", name="Hand 1").wait_for()
+    page.locator('input[name="went_out-0"]').check()
+    # Team 1: 3 clean books (1500), 420 on the table, went out (200), an exact deal (100).
+    page.locator('input[name="clean_books-0"]').fill("3")
+    page.locator('input[name="melded_points-0"]').fill("420")
+    page.locator('input[name="exact_deals-0"]').fill("1")
+    # Team 2: a dirty book (300), 150 on the table, 65 left, a red 3 held (-300), a short opening (-300).
+    page.locator('input[name="dirty_books-1"]').fill("1")
+    page.locator('input[name="melded_points-1"]').fill("150")
+    page.locator('input[name="held_points-1"]').fill("65")
+    page.locator('input[name="red_threes-1"]').fill("1")
+    page.locator('input[name="short_melds-1"]').fill("1")
+    page.get_by_role("button", name="Score hand 1").click()
+    page.get_by_role("heading", name="Hand 2").wait_for()
+    sheet = page.get_by_role("table", name="Score sheet")
+    assert [int(x) for x in sheet.locator("tbody tr").first.locator("td").all_inner_texts()] == [2220, -215]
+    assert "90" in page.get_by_test_id("next-minimums").inner_text()
+    page.screenshot(path=str(SCREENSHOTS / "scorepad.png"), full_page=True)
+    # Wild books under rules without them: refused with the reason, and the sheet keeps one hand.
+    page.locator('input[name="wild_books-0"]').fill("1")
+    page.get_by_role("button", name="Score hand 2").click()
+    problem = page.get_by_test_id("pad-problem")
+    problem.wait_for()
+    assert "wild_books" in problem.inner_text() and "in-laws" in problem.inner_text()
+    assert sheet.locator("tbody tr").count() == 1
+    # The pad survives a reload (it lives in this browser).
+    page.reload()
+    page.get_by_role("heading", name="Hand 2").wait_for()
+    assert [int(x) for x in sheet.locator("tfoot td").all_inner_texts()] == [2220, -215]

@@ -1,0 +1,100 @@
+"""``POST /api/score``: the score pad's endpoint, against a real server. The numbers are worked out by
+hand from RULES.md section 6 (kitchen-table and in-laws), not by calling the scorer again."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import httpx
+import pytest
+
+from handfoot.server.config import Settings
+from handfoot.server.testing import running_server
+
+
+@pytest.fixture(scope="module")
+def base(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+    data: Path = tmp_path_factory.mktemp("scorepad-data")
+    with running_server(Settings(data_dir=data, port=0, bot_delay=0.0)) as url:
+        yield url
+
+
+def score(base: str, **body: Any) -> httpx.Response:
+    return httpx.post(f"{base}/api/score", json=body)
+
+
+def test_kitchen_table_hand_scores_totals_and_next_minimum(base: str) -> None:
+    # Side 1: a clean book (500), 250 on the table, went out (100), two red 3s once melded (2 x 100).
+    # Side 2: nothing melded, one red 3 (-100 unmelded), 40 left in hand.
+    hand1 = [
+        {"clean_books": 1, "melded_points": 250, "went_out": True, "red_threes": 2},
+        {"held_points": 40, "red_threes": 1},
+    ]
+    answer = score(base, preset="kitchen-table", hands=[hand1])
+    assert answer.status_code == 200, answer.text
+    data = answer.json()
+    assert data["sides"] == [[0, 2], [1, 3]]
+    assert data["hands"][0]["scores"] == [1050, -140]
+    labels = {line["label"]: line["points"] for line in data["hands"][0]["lines"][0]}
+    assert labels == {
+        "clean books": 500,
+        "cards on the table": 250,
+        "red 3s laid down": 200,
+        "going out": 100,
+    }
+    assert data["totals"] == [1050, -140]
+    assert data["next_minimums"] == [50, 50]  # both below 3,000
+    # A second hand takes side 1 past 3,000 and past 5,000: its minimum rises to 120.
+    hand2 = [{"clean_books": 8, "melded_points": 500}, {"dirty_books": 1, "melded_points": 100}]
+    data = score(base, preset="kitchen-table", hands=[hand1, hand2]).json()
+    assert data["hands"][1]["totals"] == [1050 + 4500, -140 + 400]
+    assert data["next_minimums"] == [120, 50]
+    assert data["finished"] is False and data["winner"] is None
+
+
+def test_in_laws_paper_items_and_game_end(base: str) -> None:
+    # in-laws: exact deal +100, short opening -300, going out 200; minimums by round 50, 90, 120, 150.
+    hand = [{"exact_deals": 1, "went_out": True, "melded_points": 100}, {"short_melds": 1}]
+    data = score(base, preset="in-laws", hands=[hand]).json()
+    assert data["hands"][0]["scores"] == [400, -300]
+    assert data["next_minimums"] == [90, 90]
+    data = score(base, preset="in-laws", hands=[hand] * 4).json()
+    assert data["finished"] is True and data["winner"] == 0
+    assert data["totals"] == [1600, -1200]
+
+
+def test_options_and_players_change_the_sides(base: str) -> None:
+    data = score(base, preset="kitchen-table", players=3, hands=[]).json()
+    assert data["sides"] == [[0], [1], [2]]
+    data = score(base, preset="kitchen-table", options={"going_out_bonus": 250}, hands=[]).json()
+    assert data["rules"] == "kitchen-table+custom"
+    hand = [{"went_out": True}, {}]
+    data = score(base, preset="kitchen-table", options={"going_out_bonus": 250}, hands=[hand]).json()
+    assert data["hands"][0]["scores"] == [250, 0]
+
+
+@pytest.mark.parametrize(
+    ("body", "words"),
+    [
+        ({"preset": "nope"}, "preset 'nope' does not exist"),
+        ({"preset": "kitchen-table", "players": 7}, "players is 7"),
+        ({"preset": "kitchen-table", "options": {"hand_size": 0}}, "hand_size"),
+        ({"preset": "kitchen-table", "hands": [[{}]]}, "hand 1 has 1 sides"),
+        ({"preset": "kitchen-table", "hands": [[{"went_out": True}, {"went_out": True}]]}, "only one side"),
+        ({"preset": "kitchen-table", "hands": [[{"clean_books": -1}, {}]]}, "clean_books"),
+        ({"preset": "kitchen-table", "hands": [[{"books": 1}, {}]]}, "unknown key 'books'"),
+    ],
+)
+def test_a_bad_sheet_is_refused_with_the_reason(base: str, body: dict[str, Any], words: str) -> None:
+    answer = score(base, **body)
+    assert answer.status_code == 422
+    error = answer.json()["error"]
+    assert words in error["message"]
+
+
+def test_unknown_fields_are_refused(base: str) -> None:
+    answer = score(base, preset="kitchen-table", sheet=[])
+    assert answer.status_code == 422
+    assert "unknown field" in answer.json()["error"]["message"]
