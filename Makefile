@@ -12,6 +12,8 @@ $(STAMP): pyproject.toml
 	$(BIN)/pip install --quiet -e '.[dev]'
 	touch $(STAMP)
 
+# With no ARGS, `make run` starts the server: open http://127.0.0.1:8000 for the lobby, tables and score pad.
+ARGS ?= serve
 run: $(STAMP)
 	$(BIN)/handfoot $(ARGS)
 

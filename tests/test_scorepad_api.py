@@ -98,3 +98,11 @@ def test_unknown_fields_are_refused(base: str) -> None:
     answer = score(base, preset="kitchen-table", sheet=[])
     assert answer.status_code == 422
     assert "unknown field" in answer.json()["error"]["message"]
+
+
+def test_option_catalogue_names_the_choices(base: str) -> None:
+    """The lobby builds its option form from /api/presets/{name}: enumerations list their words."""
+    options = {o["name"]: o for o in httpx.get(f"{base}/api/presets/family").json()["options"]}
+    assert options["game_end"]["choices"] == ["target", "hands"]
+    assert options["permission"]["choices"] == ["none", "required", "optional"]
+    assert options["hand_size"]["choices"] is None
