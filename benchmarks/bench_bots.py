@@ -18,10 +18,12 @@ from __future__ import annotations
 import argparse
 import random
 import time
+from typing import Any
 
 from handfoot.bots import HeuristicBot, legal_for
 from handfoot.engine import Game, view
 from handfoot.rules import PRESET_NAMES, preset
+from handfoot.sim.stats import wilson
 from handfoot.sim.tournament import TournamentConfig, parse_seats, run_tournament
 
 
@@ -44,7 +46,7 @@ def bench_speed(hands: int) -> float:
     return rate
 
 
-def report(name: str, seats: str, games: int, workers: int, hands: bool, seed: int = 1) -> dict[str, object]:
+def report(name: str, seats: str, games: int, workers: int, hands: bool, seed: int = 1) -> Any:
     """Run one tournament and print its line: the first side's win rate and interval."""
     rules = preset(name)
     config = TournamentConfig(
@@ -52,13 +54,17 @@ def report(name: str, seats: str, games: int, workers: int, hands: bool, seed: i
     )
     start = time.perf_counter()
     data = run_tournament(config, workers).to_json()
-    first = data["sides"][0]  # type: ignore[index]
-    low, high = first["ci95"]
+    bot = config.seats[0]
+    mine = [side for side in data["sides"] if side["bots"][0] == bot]  # every side the first bot plays
+    wins = sum(side["wins"] for side in mine)
+    low, high = wilson(wins, games)
+    score = sum(side["mean_hand_score"] for side in mine) / len(mine)
+    ms = mine[0]["decision_ms"]
     unit = "hands" if hands else "games"
     print(
-        f"{name:14s} {seats:22s} {games} {unit}: {first['bots'][0]} wins {100 * first['win_rate']:.1f}% "
-        f"[{100 * low:.1f}, {100 * high:.1f}], score/hand {first['mean_hand_score']:.0f}, "
-        f"decision mean {first['decision_ms']['mean']:.1f} ms max {first['decision_ms']['max']:.0f} ms, "
+        f"{name:14s} {seats:22s} {games} {unit}: {bot} wins {100 * wins / games:.1f}% "
+        f"[{100 * low:.1f}, {100 * high:.1f}], score/hand {score:.0f}, "
+        f"decision mean {ms['mean']:.1f} ms max {ms['max']:.0f} ms, "
         f"capped {data['capped']}, {time.perf_counter() - start:.0f} s"
     )
     return data

@@ -223,6 +223,8 @@ class HeuristicBot(Bot):
 def answer_permission(r: Reading) -> bool:
     """The heuristic's answer to "May I go out?" for the reading of the partner being asked."""
     view = r.view
+    if view.seats[view.turn_seat].hand_count <= 1:
+        return True  # a "no" would leave the asker unable to discard their last card (engine deadlock)
     if view.stock_size <= 4 * view.players:
         return True  # the hand is ending anyway: take the bonus
     return r.hand_points() <= r.rules.going_out_bonus + 150 or r.size <= 3
@@ -281,13 +283,14 @@ def _score_draw(r: Reading, move: Move) -> float:
 
 def _score_ask(r: Reading) -> float:
     """Ask only when the rules require it and this seat could go out now (books made, little left)."""
+    never = -1e6
     if r.rules.permission.value != "required" or not r.in_foot:
-        return -50.0
+        return never
     if not (r.books_done and r.feet_ready):
-        return -50.0
+        return never
     if r.stuck_cards() <= 1 and wants_out(r):
         return 50.0  # above any discard, below any worthwhile meld
-    return -50.0
+    return never
 
 
 def _score_meld(r: Reading, move: Move, out_ok: bool) -> float:

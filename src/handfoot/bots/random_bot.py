@@ -26,6 +26,9 @@ class RandomBot(Bot):
         """A random element of ``legal``: in the play phase a coin picks melding or discarding first."""
         if view.phase is not Phase.PLAY:
             return legal[rng.randrange(len(legal))]
+        if len(view.hand) <= 1 and len(legal) > 1:
+            # Asking with one card left risks a "no" that leaves no legal move (an engine bug): discard.
+            legal = [m for m in legal if m.action is not Action.ASK]
         melds = [m for m in legal if m.action is Action.MELD]
         discards = [m for m in legal if m.action is Action.DISCARD]
         if melds and (not discards or rng.random() < 0.5):

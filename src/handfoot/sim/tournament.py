@@ -6,7 +6,8 @@ generator derived from ``(S, i, seat)``. A game therefore plays the same whichev
 and the summary (decision times aside) is the same for any worker count.
 
 Each game stops after ``max_moves`` moves if it has not ended (random bots racing to 10,000 may never
-get there): it is then decided by the totals of its finished hands and counted in ``capped``.
+get there): it is then decided by the totals of its finished hands and counted in ``capped``. A game in
+which the engine offers the seat to move no legal move is stopped and counted the same way.
 """
 
 from __future__ import annotations
@@ -144,6 +145,9 @@ def play_game(config: TournamentConfig, index: int) -> GameOutcome:
         state = game.state
         seat = state.to_move
         legal = legal_for(state)
+        if not legal:  # the engine left the seat without a legal move: stop rather than crash
+            capped = True
+            break
         seat_view = view(state, seat)
         start = clock()
         move = bots[seat].choose(seat_view, legal, rngs[seat])
