@@ -3,7 +3,8 @@
 A table with three bots is created through the lobby page (a rule option changed, an invalid one
 refused), the human seat is played by clicking (draw, select cards, meld, discard) until the hand is
 over, and the score sheet on the page is checked against the server's record of the hand. Screenshots
-of the lobby, the table mid-hand and the hand's end are saved in docs/screenshots/.
+of the lobby, the table mid-hand and the hand's end are saved (``HANDFOOT_SCREENSHOTS=docs/screenshots``
+refreshes the committed ones).
 
 The tests need Debian's Chromium at /usr/bin/chromium (``apt-get install chromium``; ``make test``
 installs it when it can). Without it they are skipped, saying so.
@@ -11,7 +12,9 @@ installs it when it can). Without it they are skipped, saying so.
 
 from __future__ import annotations
 
+import os
 import re
+import tempfile
 from collections import Counter
 from collections.abc import Iterator
 from pathlib import Path
@@ -34,7 +37,11 @@ CHROMIUM_ARGS = [
     "--disable-component-update",
     "--disable-sync",
 ]
-SCREENSHOTS = Path(__file__).resolve().parent.parent / "docs" / "screenshots"
+# Screenshots go to $HANDFOOT_SCREENSHOTS (``docs/screenshots`` to refresh the committed ones), else to a
+# folder under the system's temporary directory, so a test run leaves the working tree as it was.
+SCREENSHOTS = Path(
+    os.environ.get("HANDFOOT_SCREENSHOTS") or Path(tempfile.gettempdir()) / "handfoot-screenshots"
+)
 WILD = re.compile(r"^(JK|2[SHDC])$")
 
 pytestmark = pytest.mark.skipif(
@@ -297,6 +304,7 @@ def test_phone_width_and_keyboard(base: str, browser: Browser) -> None:
     invite = created["invites"][0]
     context = browser.new_context(viewport={"width": 390, "height": 844}, is_mobile=True, has_touch=True)
     page = context.new_page()
+    SCREENSHOTS.mkdir(parents=True, exist_ok=True)
     try:
         page.goto(f"{base}/play/{created['table']['id']}#seat={invite['token']}")
         page.get_by_label("Your name at this table").fill("Bo")
@@ -321,6 +329,7 @@ def test_phone_width_and_keyboard(base: str, browser: Browser) -> None:
 def test_score_pad_page(base: str, page: Page) -> None:
     """The score pad scores a paper hand through the server: each side's score, the sheet, the
     opening minimum for the next hand, and a refused entry with its reason."""
+    SCREENSHOTS.mkdir(parents=True, exist_ok=True)
     page.goto(base + "/scorepad")
     page.locator("#pad-preset").select_option("in-laws")
     page.get_by_role("heading", name="Hand 1").wait_for()
