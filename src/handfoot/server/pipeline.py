@@ -3,13 +3,17 @@
 seat token -> game over? -> this seat's turn? -> stale version? -> verify -> apply -> persist -> send
 each seat its own view (spectators the public view).
 
-``submit`` is the synchronous core (everything up to persisting); ``play`` runs it under the table's
-lock and then broadcasts. A refusal changes nothing and is returned to the caller, who sends it to the
-sender only.
+``submit`` is the synchronous core (everything up to persisting); ``play`` does the same under the
+table's lock, storing the move from a worker thread, and then broadcasts. A refusal changes nothing
+and is returned to the caller, who sends it to the sender only.
+
+While a move is being stored its table is already at the new version in memory, but nothing is sent
+until the write is done (and a failed write puts the table back to what storage holds).
 """
 
 from __future__ import annotations
 
+import asyncio
 import logging
 from dataclasses import dataclass
 from typing import Any
@@ -52,17 +56,28 @@ class Refused:
     resync: bool = False  # the table was reloaded: every connection needs its new state
 
 
-def submit(
+@dataclass(frozen=True)
+class Played:
+    """A move checked and played in memory (the table's version already counts it), not yet stored."""
+
+    seat: int
+    version: int  # the table's version with this move
+    move: str
+    text: str  # as the sender wrote it
+    events: tuple[Event, ...]
+    finished: bool
+    snapshot: dict[str, Any] | None
+
+
+def check_and_play(
     service: TableService, live: LiveTable, token: str | None, version: int, text: str
-) -> Accepted | Refused:
-    """Check and play one move at ``live``, and store it. Call with the table's lock held.
+) -> Played | Refused:
+    """Check one move at ``live`` and play it in memory. Call with the table's lock held, and store the
+    result (``store`` or ``store_async``) before releasing it.
 
     Refuses (changing nothing) a token that is not one of the table's seats, a move once the game is over
     or while the table is broken, a seat that is not to move, a ``version`` other than the table's, text
-    that is not in the notation, and a move the rules forbid. A move that was played but could not be
-    stored is undone by reloading the table from storage and refused with rule ``server``; one that
-    another process stored a move for first (``MoveConflict``) is undone the same way and refused with
-    rule ``version``, as a stale move.
+    that is not in the notation, and a move the rules forbid.
     """
 
     def refuse(rule: str, message: str) -> Refused:
@@ -99,30 +114,83 @@ def submit(
     canonical = move_text(move)
     hand_before = game.hand_index
     events = game.apply(move)
+    live.version += 1
     snapshot = None
-    if (live.version + 1) % service.snapshot_every == 0 or game.finished or game.hand_index != hand_before:
-        snapshot = snapshot_of(game, live.version + 1)
-    try:
-        service.storage.append_move(
-            live.id, live.version, seat, canonical, finished=game.finished, snapshot=snapshot
-        )
-    except MoveConflict as exc:
-        log.info("%s", exc)
-        service.reload(live)
+    if live.version % service.snapshot_every == 0 or game.finished or game.hand_index != hand_before:
+        snapshot = snapshot_of(game, live.version)
+    return Played(seat, live.version, canonical, text, tuple(events), game.finished, snapshot)
+
+
+def _write(service: TableService, live: LiveTable, played: Played) -> None:
+    """Store a played move (raises StorageError or MoveConflict)."""
+    service.storage.append_move(
+        live.id,
+        played.version - 1,
+        played.seat,
+        played.move,
+        finished=played.finished,
+        snapshot=played.snapshot,
+    )
+
+
+def _stored(
+    service: TableService, live: LiveTable, played: Played, error: StorageError | None
+) -> Accepted | Refused:
+    """The outcome once the write of ``played`` is done (``error``: it failed, and the table is put back
+    to what storage holds)."""
+    if error is None:
+        return Accepted(played.seat, played.version, played.move, played.events)
+    service.reload(live)
+    if isinstance(error, MoveConflict):
+        log.info("%s", error)
         live.last = None
         return Refused(
             VERSION_RULE,
             "Another move was stored first: look at the new position and move again.",
             live.version,
-            text,
+            played.text,
             resync=True,
         )
+    log.error("%s", error)
+    return Refused(
+        SERVER_RULE,
+        "The server could not store the move; nothing was played. Try again.",
+        live.version,
+        played.text,
+    )
+
+
+def store(service: TableService, live: LiveTable, played: Played) -> Accepted | Refused:
+    """Store a played move, in this thread."""
+    try:
+        _write(service, live, played)
     except StorageError as exc:
-        log.error("%s", exc)
-        service.reload(live)
-        return refuse(SERVER_RULE, "The server could not store the move; nothing was played. Try again.")
-    live.version += 1
-    return Accepted(seat, live.version, canonical, tuple(events))
+        return _stored(service, live, played, exc)
+    return _stored(service, live, played, None)
+
+
+async def store_async(service: TableService, live: LiveTable, played: Played) -> Accepted | Refused:
+    """Store a played move in a worker thread, so that the event loop serves other tables while the
+    database commits (a PostgreSQL commit waits for its log to reach the disk)."""
+    try:
+        await asyncio.to_thread(_write, service, live, played)
+    except StorageError as exc:
+        return _stored(service, live, played, exc)
+    return _stored(service, live, played, None)
+
+
+def submit(
+    service: TableService, live: LiveTable, token: str | None, version: int, text: str
+) -> Accepted | Refused:
+    """Check and play one move at ``live``, and store it. Call with the table's lock held.
+
+    Refuses as ``check_and_play`` does. A move that was played but could not be stored is undone by
+    reloading the table from storage and refused with rule ``server``; one that another process stored
+    a move for first (``MoveConflict``) is undone the same way and refused with rule ``version``, as a
+    stale move.
+    """
+    played = check_and_play(service, live, token, version, text)
+    return played if isinstance(played, Refused) else store(service, live, played)
 
 
 def last_json(accepted: Accepted) -> dict[str, Any]:
@@ -143,7 +211,8 @@ async def play(
     another process sends every connection the reloaded state. Returns the outcome for the caller to
     report to the sender."""
     async with live.lock:
-        outcome = submit(service, live, token, version, text)
+        played = check_and_play(service, live, token, version, text)
+        outcome = played if isinstance(played, Refused) else await store_async(service, live, played)
         if isinstance(outcome, Accepted):
             live.last = last_json(outcome)
             await broadcast_state(live)

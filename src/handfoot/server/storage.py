@@ -90,6 +90,10 @@ snapshots_t = Table(
     Column("at", String(40), nullable=False),
 )
 
+# Built once: a statement with bound parameters is compiled once per engine and reused for every move.
+INSERT_MOVE = insert(moves_t)
+INSERT_SNAPSHOT = insert(snapshots_t)
+
 
 def now() -> str:
     """The current UTC time as ISO 8601 text."""
@@ -217,12 +221,13 @@ class Storage:
         at = now()
         try:
             with self.engine.begin() as conn:
-                conn.execute(insert(moves_t).values(table_id=table_id, seq=seq, seat=seat, move=move, at=at))
+                conn.execute(
+                    INSERT_MOVE, {"table_id": table_id, "seq": seq, "seat": seat, "move": move, "at": at}
+                )
                 if snapshot is not None:
                     conn.execute(
-                        insert(snapshots_t).values(
-                            table_id=table_id, version=seq + 1, data=json.dumps(snapshot), at=at
-                        )
+                        INSERT_SNAPSHOT,
+                        {"table_id": table_id, "version": seq + 1, "data": json.dumps(snapshot), "at": at},
                     )
                 if finished:
                     conn.execute(update(tables_t).where(tables_t.c.id == table_id).values(finished=True))
@@ -309,8 +314,12 @@ class Storage:
 
 
 def _sqlite_pragmas(dbapi_conn: Any, _record: Any) -> None:
-    """Write-ahead logging and enforced foreign keys for SQLite connections."""
+    """Write-ahead logging and enforced foreign keys for SQLite connections. With WAL, ``synchronous``
+    NORMAL keeps every committed move through a crash or restart of the server (the log is written
+    before the commit returns) and syncs to disk at checkpoints instead of at every move, which would
+    cost a disk flush (milliseconds) per move; only a power cut or OS crash can lose the last moves."""
     cursor = dbapi_conn.cursor()
     cursor.execute("PRAGMA journal_mode=WAL")
+    cursor.execute("PRAGMA synchronous=NORMAL")
     cursor.execute("PRAGMA foreign_keys=ON")
     cursor.close()

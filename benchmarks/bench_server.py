@@ -1,0 +1,323 @@
+"""Server load: N tables played over real WebSocket connections against one server process.
+
+The script starts the server itself (``handfoot`` app under uvicorn, in a child process, on a free
+localhost port, bots' delay 0, a fresh SQLite file unless ``--database-url`` is given), creates N tables
+of two invited seats through the lobby, connects one WebSocket client per seat and lets the clients
+play: the seat to move picks a legal move from its own ``state`` message (mostly draw, then a meld now
+and then, else a discard) and sends it. A table whose game ends is replaced by a new one, so N tables
+are always in play. For each N it measures, after a warm-up, moves per second and the latency of a
+move: from the client sending it to that client receiving its own ``state`` at the new version.
+
+    python benchmarks/bench_server.py                       # 10, 100 and 500 tables, 10 s each
+    python benchmarks/bench_server.py --tables 10,50 --seconds 5
+    python benchmarks/bench_server.py --database-url postgresql://postgres@127.0.0.1/test
+
+Loopback only; every phase is bounded in time and the script stops by itself (the server with it).
+``--profile FILE`` runs the server under cProfile and writes its statistics to FILE at the end.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import contextlib
+import json
+import os
+import random
+import signal
+import socket
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import httpx
+from websockets.asyncio.client import ClientConnection, connect
+
+HOST = "127.0.0.1"
+PRESET = "kitchen-table"
+
+
+def free_port() -> int:
+    """A TCP port on 127.0.0.1 that nothing listens on right now."""
+    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as sock:
+        sock.bind((HOST, 0))
+        port: int = sock.getsockname()[1]
+        return port
+
+
+# --- the server (child process) --------------------------------------------------------------------
+
+
+def serve(port: int, data: str, database_url: str, profile: str) -> None:
+    """Run the server in this process until SIGTERM or SIGINT (under cProfile if ``profile``)."""
+    import uvicorn
+
+    from handfoot.server.app import create_app
+    from handfoot.server.config import load_settings
+
+    settings = load_settings(data_dir=data, host=HOST, port=port, database_url=database_url, bot_delay=0.0)
+    server = uvicorn.Server(
+        uvicorn.Config(create_app(settings), host=HOST, port=port, log_level="warning", ws_max_queue=64)
+    )
+    if not profile:
+        with contextlib.suppress(KeyboardInterrupt):
+            server.run()
+        return
+    import cProfile
+
+    profiler = cProfile.Profile()
+    profiler.enable()
+    try:
+        server.run()
+    except KeyboardInterrupt:
+        pass
+    finally:
+        profiler.disable()
+        profiler.dump_stats(profile)
+
+
+def start_server(data: str, database_url: str, profile: str) -> tuple[subprocess.Popen[bytes], str]:
+    """Start the server child process; returns it and its base URL once it answers."""
+    port = free_port()
+    command = [sys.executable, __file__, "--serve", str(port), "--data", data]
+    if database_url:
+        command += ["--database-url", database_url]
+    if profile:
+        command += ["--profile", profile]
+    process = subprocess.Popen(command, stdin=subprocess.DEVNULL)
+    base = f"http://{HOST}:{port}"
+    deadline = time.monotonic() + 30
+    while time.monotonic() < deadline:
+        if process.poll() is not None:
+            raise SystemExit(f"the server exited with code {process.returncode}")
+        try:
+            if httpx.get(f"{base}/api/health", timeout=1).status_code == 200:
+                return process, base
+        except httpx.HTTPError:
+            pass
+        time.sleep(0.1)
+    process.terminate()
+    raise SystemExit("the server did not answer within 30 s")
+
+
+def stop_server(process: subprocess.Popen[bytes]) -> None:
+    """Stop the server child (SIGINT: uvicorn shuts down and the profile is written)."""
+    if process.poll() is None:
+        process.send_signal(signal.SIGINT)
+        try:
+            process.wait(20)
+        except subprocess.TimeoutExpired:
+            process.kill()
+            process.wait(5)
+
+
+# --- the clients ------------------------------------------------------------------------------------
+
+
+@dataclass
+class Meter:
+    """What the clients saw: move latencies (seconds) in the measured window, refusals, finished games."""
+
+    measuring: bool = False
+    latencies: list[float] = field(default_factory=list)
+    refused: int = 0
+    finished: int = 0
+    errors: int = 0
+
+
+def cpu_seconds(pid: int) -> float:
+    """CPU time (user + system) a process has used so far, from /proc (0.0 where there is none)."""
+    try:
+        fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    except OSError:
+        return 0.0
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
+def choose(legal: list[str], rng: random.Random) -> str:
+    """A simple legal move: usually draw; a meld now and then; else a discard (or whatever is legal)."""
+    if "draw" in legal and rng.random() < 0.9:
+        return "draw"
+    if "yes" in legal or "no" in legal:
+        return "yes" if rng.random() < 0.5 else "no"
+    melds = [m for m in legal if m.startswith("meld")]
+    if melds and rng.random() < 0.3:
+        return rng.choice(melds)
+    discards = [m for m in legal if m.startswith("discard")]
+    return rng.choice(discards or legal)
+
+
+async def play_seat(
+    ws: ClientConnection, seat: int, meter: Meter, rng: random.Random, stop: asyncio.Event
+) -> bool:
+    """Play one seat until the game ends (True) or ``stop`` is set (False)."""
+    sent_at: float | None = None
+    waiting_for = -1
+    while not stop.is_set():
+        try:
+            raw = await asyncio.wait_for(ws.recv(), 1.0)
+        except TimeoutError:
+            continue
+        message: dict[str, Any] = json.loads(raw)
+        kind = message["type"]
+        if kind == "refused":
+            meter.refused += 1
+            sent_at = None
+            await ws.send('{"type": "sync"}')
+            continue
+        if kind != "state":
+            continue
+        version = message["version"]
+        if sent_at is not None and version >= waiting_for:
+            if meter.measuring:
+                meter.latencies.append(time.perf_counter() - sent_at)
+            sent_at = None
+        if message["table"]["finished"]:
+            return True
+        legal = message["legal"]
+        if message["view"]["to_move"] == seat and legal and sent_at is None:
+            move = choose(legal, rng)
+            waiting_for = version + 1
+            sent_at = time.perf_counter()
+            await ws.send(json.dumps({"type": "move", "version": version, "move": move}))
+    return False
+
+
+async def new_table(http: httpx.AsyncClient) -> tuple[str, list[str]]:
+    """Create a table of two invited seats; its id and seat tokens."""
+    response = await http.post("/api/tables", json={"preset": PRESET, "players": 2})
+    response.raise_for_status()
+    created = response.json()
+    return created["table"]["id"], [invite["token"] for invite in created["invites"]]
+
+
+async def run_table(
+    base: str, http: httpx.AsyncClient, meter: Meter, rng: random.Random, stop: asyncio.Event
+) -> None:
+    """Keep one table in play until ``stop``: a finished game is replaced by a new table."""
+    ws_base = base.replace("http://", "ws://")
+    while not stop.is_set():
+        table_id, tokens = await new_table(http)
+        sockets = []
+        try:
+            for seat, token in enumerate(tokens):
+                ws = await connect(f"{ws_base}/ws/tables/{table_id}", max_queue=64, open_timeout=30)
+                await ws.send(
+                    json.dumps({"type": "hello", "protocol": 1, "token": token, "name": f"P{seat}"})
+                )
+                sockets.append(ws)
+            results = await asyncio.gather(
+                *(play_seat(ws, seat, meter, rng, stop) for seat, ws in enumerate(sockets))
+            )
+            if any(results):
+                meter.finished += 1
+        except Exception as exc:  # a dropped connection: count it and start a fresh table
+            meter.errors += 1
+            print(f"  table {table_id}: {type(exc).__name__}: {exc}", file=sys.stderr)
+            await asyncio.sleep(0.1)
+        finally:
+            for ws in sockets:
+                await ws.close()
+
+
+async def phase(
+    base: str, server_pid: int, tables: int, warmup: float, seconds: float, seed: int
+) -> dict[str, Any]:
+    """Play ``tables`` tables at once; measure for ``seconds`` after ``warmup`` seconds."""
+    meter = Meter()
+    stop = asyncio.Event()
+    limits = httpx.Limits(max_connections=50)
+    async with httpx.AsyncClient(base_url=base, timeout=30, limits=limits) as http:
+        rng = random.Random(seed)
+        tasks = [
+            asyncio.create_task(run_table(base, http, meter, random.Random(rng.getrandbits(64)), stop))
+            for _ in range(tables)
+        ]
+        await asyncio.sleep(warmup)
+        meter.measuring = True
+        started = time.perf_counter()
+        cpu = cpu_seconds(server_pid), time.process_time()
+        await asyncio.sleep(seconds)
+        meter.measuring = False
+        elapsed = time.perf_counter() - started
+        server_cpu = cpu_seconds(server_pid) - cpu[0]
+        client_cpu = time.process_time() - cpu[1]
+        stop.set()
+        await asyncio.wait_for(asyncio.gather(*tasks, return_exceptions=True), 60)
+    lat = sorted(meter.latencies)
+    count = len(lat)
+    return {
+        "tables": tables,
+        "moves": count,
+        "moves_per_s": count / elapsed,
+        "p50_ms": 1000 * statistics.median(lat) if lat else float("nan"),
+        "p99_ms": 1000 * lat[min(count - 1, int(0.99 * count))] if lat else float("nan"),
+        "max_ms": 1000 * lat[-1] if lat else float("nan"),
+        "server_cpu_ms": 1000 * server_cpu / max(count, 1),
+        "server_cpu_share": server_cpu / elapsed,
+        "client_cpu_share": client_cpu / elapsed,
+        "refused": meter.refused,
+        "finished": meter.finished,
+        "errors": meter.errors,
+    }
+
+
+def main() -> None:
+    """Parse the arguments; run the server (``--serve``) or the benchmark."""
+    parser = argparse.ArgumentParser(
+        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
+    parser.add_argument(
+        "--tables", default="10,100,500", help="table counts, one phase each (default 10,100,500)"
+    )
+    parser.add_argument("--seconds", type=float, default=10.0, help="measured seconds per phase (default 10)")
+    parser.add_argument("--warmup", type=float, default=3.0, help="seconds before measuring (default 3)")
+    parser.add_argument(
+        "--database-url", default="", help="a SQLAlchemy URL (default: SQLite in a temp folder)"
+    )
+    parser.add_argument("--profile", default="", help="write the server's cProfile statistics to this file")
+    parser.add_argument("--seed", type=int, default=1, help="seed of the clients' choices")
+    parser.add_argument("--serve", type=int, default=0, help=argparse.SUPPRESS)
+    parser.add_argument("--data", default="", help=argparse.SUPPRESS)
+    args = parser.parse_args()
+    if args.serve:
+        serve(args.serve, args.data, args.database_url, args.profile)
+        return
+    counts = [int(n) for n in args.tables.split(",") if n.strip()]
+    if not counts or any(n < 1 or n > 2000 for n in counts):
+        raise SystemExit("--tables: comma-separated counts from 1 to 2000")
+    if not 0 < args.seconds <= 120 or not 0 <= args.warmup <= 60:
+        raise SystemExit("--seconds: more than 0 and at most 120; --warmup: 0 to 60")
+    with tempfile.TemporaryDirectory(prefix="handfoot-bench-") as data:
+        process, base = start_server(data, args.database_url, args.profile)
+        storage = args.database_url.split("://")[0] if args.database_url else "sqlite"
+        print(
+            f"server {base} (pid {process.pid}, {storage}); {os.cpu_count()} cores; preset {PRESET}, 2 seats"
+        )
+        columns = ("tables", 6), ("moves", 7), ("moves/s", 8), ("p50 ms", 7), ("p99 ms", 7), ("max ms", 7)
+        print(
+            " ".join(f"{name:>{width}}" for name, width in columns),
+            "server-cpu-ms/move server-cpu client-cpu refused games",
+        )
+        try:
+            for count in counts:
+                result = asyncio.run(phase(base, process.pid, count, args.warmup, args.seconds, args.seed))
+                print(
+                    f"{result['tables']:>6} {result['moves']:>7} {result['moves_per_s']:>8.0f} "
+                    f"{result['p50_ms']:>7.1f} {result['p99_ms']:>7.1f} {result['max_ms']:>7.1f} "
+                    f"{result['server_cpu_ms']:>18.2f} {result['server_cpu_share']:>9.0%} "
+                    f"{result['client_cpu_share']:>10.0%} {result['refused']:>7} {result['finished']:>5}"
+                    + (f"  ({result['errors']} connection errors)" if result["errors"] else ""),
+                    flush=True,
+                )
+        finally:
+            stop_server(process)
+
+
+if __name__ == "__main__":
+    main()
