@@ -176,3 +176,7 @@ def shoe_counts(decks: int, jokers_per_deck: int = 2) -> list[int]:
 def sort_key(card: int) -> tuple[int, int]:
     """Display order: by kind (wilds, then high to low, then 3s), then by suit."""
     return (KIND_OF[card], card)
+
+
+# Every card id in display order (see ``sort_key``).
+DISPLAY_ORDER: tuple[int, ...] = tuple(sorted(range(NUM_CARD_IDS), key=sort_key))

@@ -21,6 +21,9 @@ class IllegalMove(Exception):
         self.move = move
         super().__init__(f"{move + ': ' if move else ''}{message} [{rule}]")
 
+    def __reduce__(self) -> tuple[type[IllegalMove], tuple[str, str, str]]:
+        return (IllegalMove, (self.rule, self.message, self.move))
+
     @classmethod
     def of(cls, refusal: Refusal, move: str = "") -> IllegalMove:
         """The exception for a refusal."""

@@ -331,15 +331,29 @@ def check(s: HandState, move: Move) -> Refusal | None:
     return result if isinstance(result, Refusal) else None
 
 
-def _pile_taken(s: HandState) -> list[int]:
-    """The cards taken with the top card (into the hand), in the order they come."""
+def pile_taken(s: HandState) -> list[int]:
+    """The cards that would join the hand beside the top card if the pile were taken now.
+
+    From the pile: the cards under the top (all, or the next ``pickup_count - 1``), bottom first.
+    From the stock (``pickup_rest_from = "stock"``): its next cards, or what is left, top first.
+    """
     rules = s.rules
     count = rules.pickup_count
     if rules.pickup_rest_from is PickupRestFrom.STOCK:
         return s.stock[-(count - 1) :][::-1] if count > 1 else []
     if count == 0:
         return s.pile[:-1]
-    return s.pile[-count:-1] if count - 1 < len(s.pile) else s.pile[:-1]
+    return s.pile[-count:-1]
+
+
+def _remove_taken(s: HandState, taken: list[int]) -> None:
+    """Remove from the stock or the pile (its top already gone) the cards ``pile_taken`` named."""
+    if not taken:
+        return
+    if s.rules.pickup_rest_from is PickupRestFrom.STOCK:
+        del s.stock[-len(taken) :]
+    else:
+        del s.pile[-len(taken) :]
 
 
 def _top_refusal(s: HandState, seat: int) -> Refusal | None:
@@ -398,7 +412,7 @@ def _pickup_refusal(s: HandState, move: Move) -> Refusal | None:
             f"To take the pile you need {_plural(needed, 'natural ' + C.KIND_WORDS[top])} from your hand "
             "to meld with the top card.",
         )
-    taken = _pile_taken(s)
+    taken = pile_taken(s)
     rest = move.groups[1:]
     hand_taken = [
         c for c in taken if not (KIND_OF[c] == RED_THREE and rules.red_threes is RedThrees.LAY_DOWN)
@@ -485,6 +499,9 @@ def _ask_refusal(s: HandState, seat: int) -> Refusal | None:
         return Refusal("permission", "You have already asked this turn.")
     if not s.in_foot[seat]:
         return Refusal("permission", "Ask to go out once you are in your Foot.")
+    if s.hand_size(seat) < 2:
+        # told "no", a player holding one card would have nothing to discard and could not go out
+        return Refusal("permission", "Ask before melding down to your last card.")
     return None
 
 
@@ -861,8 +878,9 @@ def apply_checked(s: HandState, move: Move) -> list[Event]:
         return events
     owner = s.seating.owner_of[seat]
     if action is Action.PICKUP:
+        taken = pile_taken(s)
         top_card = s.pile.pop()
-        taken = _pile_taken_after_top(s)
+        _remove_taken(s, taken)
         first = move.groups[0]
         for card in first.cards:
             _take(s, seat, card)
@@ -889,26 +907,6 @@ def apply_checked(s: HandState, move: Move) -> list[Event]:
     s.down[owner] = True
     _after_meld(s, seat, events)
     return events
-
-
-def _pile_taken_after_top(s: HandState) -> list[int]:
-    """Remove and return the cards taken beside the (already removed) top card."""
-    rules = s.rules
-    extra = rules.pickup_count - 1
-    if rules.pickup_rest_from is PickupRestFrom.STOCK:
-        out = []
-        for _ in range(max(extra, 0)):
-            if not s.stock:
-                break
-            out.append(s.stock.pop())
-        return out
-    if rules.pickup_count == 0 or extra >= len(s.pile):
-        out = s.pile
-        s.pile = []
-        return out
-    out = s.pile[-extra:]
-    del s.pile[-extra:]
-    return out
 
 
 def apply_id(s: HandState, mid: int) -> list[Event]:

@@ -11,7 +11,7 @@ from handfoot import cards as C
 from handfoot.engine import hand as H
 from handfoot.engine.moves import Action, Group, Move
 from handfoot.engine.state import HandState, Phase
-from handfoot.rules.options import PickupBeforeDown, WildLimit
+from handfoot.rules.options import PickupBeforeDown, PickupRestFrom, PileVisible, WildLimit
 
 
 def _wild_room(s: HandState, naturals: int, wilds: int) -> int:
@@ -111,14 +111,22 @@ def opening_moves(s: HandState) -> list[Move]:
     first = Group(top, tuple(H._pick_cards(s, seat, top, needed, first_taken)))
     counts = list(s.hands[seat])
     counts[top] -= needed
-    if s.rules.pickup_before_down is PickupBeforeDown.WITH_OPENING:
-        for card in H._pile_taken(s):
+    # Cards under the top may join the opening only where the player can see them before taking.
+    rules = s.rules
+    pile_seen = rules.pile_visible is PileVisible.ALL and rules.pickup_rest_from is PickupRestFrom.PILE
+    use_pile = pile_seen and rules.pickup_before_down is PickupBeforeDown.WITH_OPENING
+    if use_pile:
+        for card in H.pile_taken(s):
             counts[C.KIND_OF[card]] += 1
     for jokers_first in (False, True):
         specs = [g for g in _build(s, counts, jokers_first, lean=False) if g[0] != top]
         if not specs:
             continue
-        groups = _to_groups_with_pile(s, seat, specs, first_taken)
+        groups = (
+            _to_groups_with_pile(s, seat, specs, first_taken)
+            if use_pile
+            else _to_groups(s, seat, specs, first_taken)
+        )
         move = Move(Action.PICKUP, (first, *groups))
         if move not in out and H.check(s, move) is None:
             out.append(move)
@@ -130,7 +138,7 @@ def _to_groups_with_pile(
 ) -> list[Group]:
     """Like ``_to_groups`` but drawing on the cards that will come with the pile when the hand runs short."""
     extra: dict[int, list[int]] = {}
-    for card in H._pile_taken(s):
+    for card in H.pile_taken(s):
         extra.setdefault(C.KIND_OF[card], []).append(card)
     taken = dict(skip)
     held = s.hand_cards[seat]

@@ -70,7 +70,7 @@ class View:
 
 def _sorted_hand(s: HandState, seat: int) -> tuple[int, ...]:
     counts = s.hand_cards[seat]
-    return tuple(card for card in sorted(range(C.NUM_CARD_IDS), key=C.sort_key) for _ in range(counts[card]))
+    return tuple(card for card in C.DISPLAY_ORDER for _ in range(counts[card]))
 
 
 def view(s: HandState, seat: int) -> View:
