@@ -11,8 +11,13 @@ move: from the client sending it to that client receiving its own ``state`` at t
     python benchmarks/bench_server.py                       # 10, 100 and 500 tables, 10 s each
     python benchmarks/bench_server.py --tables 10,50 --seconds 5
     python benchmarks/bench_server.py --database-url postgresql://postgres@127.0.0.1/test
+    python benchmarks/bench_server.py --database-url postgresql://postgres@127.0.0.1/test --processes 2
 
-Loopback only; every phase is bounded in time and the script stops by itself (the server with it).
+``--processes K`` starts K servers on one PostgreSQL database and one Redis (each seat of a table on a
+different server, so every move crosses the fan-out); ``--think S`` makes the clients pause about S
+seconds before each move (as people, or the server's own bots, do).
+
+Loopback only; every phase is bounded in time and the script stops by itself (the servers with it).
 ``--profile FILE`` runs the server under cProfile and writes its statistics to FILE at the end.
 """
 
@@ -39,6 +44,7 @@ import httpx
 from websockets.asyncio.client import ClientConnection, connect
 
 HOST = "127.0.0.1"
+SETUP_CONCURRENCY = 16  # tables being created and connected at once
 PRESET = "kitchen-table"
 
 
@@ -53,16 +59,25 @@ def free_port() -> int:
 # --- the server (child process) --------------------------------------------------------------------
 
 
-def serve(port: int, data: str, database_url: str, profile: str) -> None:
+def serve(port: int, data: str, database_url: str, redis_url: str, profile: str, deflate: bool) -> None:
     """Run the server in this process until SIGTERM or SIGINT (under cProfile if ``profile``)."""
     import uvicorn
 
     from handfoot.server.app import create_app
     from handfoot.server.config import load_settings
 
-    settings = load_settings(data_dir=data, host=HOST, port=port, database_url=database_url, bot_delay=0.0)
+    settings = load_settings(
+        data_dir=data, host=HOST, port=port, database_url=database_url, redis_url=redis_url, bot_delay=0.0
+    )
     server = uvicorn.Server(
-        uvicorn.Config(create_app(settings), host=HOST, port=port, log_level="warning", ws_max_queue=64)
+        uvicorn.Config(
+            create_app(settings),
+            host=HOST,
+            port=port,
+            log_level="warning",
+            ws_max_queue=64,
+            ws_per_message_deflate=deflate,
+        )
     )
     if not profile:
         with contextlib.suppress(KeyboardInterrupt):
@@ -81,14 +96,20 @@ def serve(port: int, data: str, database_url: str, profile: str) -> None:
         profiler.dump_stats(profile)
 
 
-def start_server(data: str, database_url: str, profile: str) -> tuple[subprocess.Popen[bytes], str]:
+def start_server(
+    data: str, database_url: str, redis_url: str, profile: str, deflate: bool
+) -> tuple[subprocess.Popen[bytes], str]:
     """Start the server child process; returns it and its base URL once it answers."""
     port = free_port()
     command = [sys.executable, __file__, "--serve", str(port), "--data", data]
     if database_url:
         command += ["--database-url", database_url]
+    if redis_url:
+        command += ["--redis-url", redis_url]
     if profile:
         command += ["--profile", profile]
+    if not deflate:
+        command += ["--no-deflate"]
     process = subprocess.Popen(command, stdin=subprocess.DEVNULL)
     base = f"http://{HOST}:{port}"
     deadline = time.monotonic() + 30
@@ -121,8 +142,12 @@ def stop_server(process: subprocess.Popen[bytes]) -> None:
 
 @dataclass
 class Meter:
-    """What the clients saw: move latencies (seconds) in the measured window, refusals, finished games."""
+    """What the clients saw: move latencies (seconds) in the measured window, refusals, finished games;
+    ``ready`` counts tables set up, ``go`` is set when they may start playing."""
 
+    go: asyncio.Event = field(default_factory=asyncio.Event)
+    setups: asyncio.Semaphore = field(default_factory=lambda: asyncio.Semaphore(SETUP_CONCURRENCY))
+    ready: int = 0
     measuring: bool = False
     latencies: list[float] = field(default_factory=list)
     refused: int = 0
@@ -153,9 +178,10 @@ def choose(legal: list[str], rng: random.Random) -> str:
 
 
 async def play_seat(
-    ws: ClientConnection, seat: int, meter: Meter, rng: random.Random, stop: asyncio.Event
+    ws: ClientConnection, seat: int, meter: Meter, rng: random.Random, stop: asyncio.Event, think: float
 ) -> bool:
-    """Play one seat until the game ends (True) or ``stop`` is set (False)."""
+    """Play one seat until the game ends (True) or ``stop`` is set (False), pausing about ``think``
+    seconds (0.5 to 1.5 times it) before each move."""
     sent_at: float | None = None
     waiting_for = -1
     while not stop.is_set():
@@ -182,6 +208,8 @@ async def play_seat(
         legal = message["legal"]
         if message["view"]["to_move"] == seat and legal and sent_at is None:
             move = choose(legal, rng)
+            if think:
+                await asyncio.sleep(think * rng.uniform(0.5, 1.5))
             waiting_for = version + 1
             sent_at = time.perf_counter()
             await ws.send(json.dumps({"type": "move", "version": version, "move": move}))
@@ -197,27 +225,43 @@ async def new_table(http: httpx.AsyncClient) -> tuple[str, list[str]]:
 
 
 async def run_table(
-    base: str, http: httpx.AsyncClient, meter: Meter, rng: random.Random, stop: asyncio.Event
+    http: httpx.AsyncClient,
+    seat_bases: list[str],
+    meter: Meter,
+    rng: random.Random,
+    stop: asyncio.Event,
+    think: float,
 ) -> None:
-    """Keep one table in play until ``stop``: a finished game is replaced by a new table."""
-    ws_base = base.replace("http://", "ws://")
+    """Keep one table in play until ``stop``: a finished game is replaced by a new table. The table is
+    created through ``http``; seat ``i`` connects to the server at ``seat_bases[i]``."""
+    first = True
     while not stop.is_set():
-        table_id, tokens = await new_table(http)
         sockets = []
+        table_id = "(not created)"
         try:
-            for seat, token in enumerate(tokens):
-                ws = await connect(f"{ws_base}/ws/tables/{table_id}", max_queue=64, open_timeout=30)
-                await ws.send(
-                    json.dumps({"type": "hello", "protocol": 1, "token": token, "name": f"P{seat}"})
-                )
-                sockets.append(ws)
+            async with meter.setups:
+                table_id, tokens = await new_table(http)
+                for seat, token in enumerate(tokens):
+                    ws_base = seat_bases[seat].replace("http://", "ws://")
+                    ws = await connect(f"{ws_base}/ws/tables/{table_id}", max_queue=64, open_timeout=30)
+                    await ws.send(
+                        json.dumps({"type": "hello", "protocol": 1, "token": token, "name": f"P{seat}"})
+                    )
+                    sockets.append(ws)
+            if first:
+                first = False
+                meter.ready += 1
+                await meter.go.wait()
             results = await asyncio.gather(
-                *(play_seat(ws, seat, meter, rng, stop) for seat, ws in enumerate(sockets))
+                *(play_seat(ws, seat, meter, rng, stop, think) for seat, ws in enumerate(sockets))
             )
             if any(results):
                 meter.finished += 1
         except Exception as exc:  # a dropped connection: count it and start a fresh table
             meter.errors += 1
+            if first:  # do not hold the others back
+                first = False
+                meter.ready += 1
             print(f"  table {table_id}: {type(exc).__name__}: {exc}", file=sys.stderr)
             await asyncio.sleep(0.1)
         finally:
@@ -226,26 +270,41 @@ async def run_table(
 
 
 async def phase(
-    base: str, server_pid: int, tables: int, warmup: float, seconds: float, seed: int
+    bases: list[str], pids: list[int], tables: int, warmup: float, seconds: float, seed: int, think: float
 ) -> dict[str, Any]:
-    """Play ``tables`` tables at once; measure for ``seconds`` after ``warmup`` seconds."""
+    """Play ``tables`` tables at once; measure for ``seconds`` after ``warmup`` seconds. With several
+    servers, table ``i`` is created on server ``i`` and its seats sit on servers ``i`` and ``i + 1``
+    (round the list), so every move reaches the other seat through the fan-out."""
     meter = Meter()
     stop = asyncio.Event()
     limits = httpx.Limits(max_connections=50)
-    async with httpx.AsyncClient(base_url=base, timeout=30, limits=limits) as http:
-        rng = random.Random(seed)
-        tasks = [
-            asyncio.create_task(run_table(base, http, meter, random.Random(rng.getrandbits(64)), stop))
-            for _ in range(tables)
+    async with contextlib.AsyncExitStack() as stack:
+        clients = [
+            await stack.enter_async_context(httpx.AsyncClient(base_url=base, timeout=30, limits=limits))
+            for base in bases
         ]
+        rng = random.Random(seed)
+        tasks = []
+        for index in range(tables):
+            seat_bases = [bases[(index + seat) % len(bases)] for seat in range(2)]
+            table_rng = random.Random(rng.getrandbits(64))
+            tasks.append(
+                asyncio.create_task(
+                    run_table(clients[index % len(bases)], seat_bases, meter, table_rng, stop, think)
+                )
+            )
+        deadline = time.monotonic() + 300
+        while meter.ready < tables and time.monotonic() < deadline:
+            await asyncio.sleep(0.05)
+        meter.go.set()
         await asyncio.sleep(warmup)
         meter.measuring = True
         started = time.perf_counter()
-        cpu = cpu_seconds(server_pid), time.process_time()
+        cpu = sum(map(cpu_seconds, pids)), time.process_time()
         await asyncio.sleep(seconds)
         meter.measuring = False
         elapsed = time.perf_counter() - started
-        server_cpu = cpu_seconds(server_pid) - cpu[0]
+        server_cpu = sum(map(cpu_seconds, pids)) - cpu[0]
         client_cpu = time.process_time() - cpu[1]
         stop.set()
         await asyncio.wait_for(asyncio.gather(*tasks, return_exceptions=True), 60)
@@ -280,24 +339,58 @@ def main() -> None:
     parser.add_argument(
         "--database-url", default="", help="a SQLAlchemy URL (default: SQLite in a temp folder)"
     )
+    parser.add_argument(
+        "--think", type=float, default=0.0, help="seconds a client waits before moving, about (default 0)"
+    )
+    parser.add_argument(
+        "--no-deflate", action="store_true", help="serve WebSockets without permessage-deflate compression"
+    )
+    parser.add_argument(
+        "--processes", type=int, default=1, help="server processes sharing --database-url and --redis-url"
+    )
+    parser.add_argument(
+        "--redis-url", default="", help="Redis for --processes above 1 (default redis://127.0.0.1:6379/0)"
+    )
     parser.add_argument("--profile", default="", help="write the server's cProfile statistics to this file")
     parser.add_argument("--seed", type=int, default=1, help="seed of the clients' choices")
     parser.add_argument("--serve", type=int, default=0, help=argparse.SUPPRESS)
     parser.add_argument("--data", default="", help=argparse.SUPPRESS)
     args = parser.parse_args()
     if args.serve:
-        serve(args.serve, args.data, args.database_url, args.profile)
+        serve(args.serve, args.data, args.database_url, args.redis_url, args.profile, not args.no_deflate)
         return
     counts = [int(n) for n in args.tables.split(",") if n.strip()]
     if not counts or any(n < 1 or n > 2000 for n in counts):
         raise SystemExit("--tables: comma-separated counts from 1 to 2000")
-    if not 0 < args.seconds <= 120 or not 0 <= args.warmup <= 60:
-        raise SystemExit("--seconds: more than 0 and at most 120; --warmup: 0 to 60")
+    if not 0 < args.seconds <= 120 or not 0 <= args.warmup <= 60 or not 0 <= args.think <= 10:
+        raise SystemExit("--seconds: more than 0 and at most 120; --warmup: 0 to 60; --think: 0 to 10")
+    if not 1 <= args.processes <= 8:
+        raise SystemExit("--processes: 1 to 8")
+    redis_url = args.redis_url
+    if args.processes > 1:
+        if not args.database_url.startswith("postgres"):
+            raise SystemExit("--processes above 1 needs a PostgreSQL --database-url")
+        redis_url = redis_url or "redis://127.0.0.1:6379/0"
     with tempfile.TemporaryDirectory(prefix="handfoot-bench-") as data:
-        process, base = start_server(data, args.database_url, args.profile)
+        servers = []
+        try:
+            for index in range(args.processes):
+                folder = os.path.join(data, str(index))
+                profile = f"{args.profile}.{index}" if args.profile and args.processes > 1 else args.profile
+                servers.append(
+                    start_server(folder, args.database_url, redis_url, profile, not args.no_deflate)
+                )
+        except BaseException:
+            for process, _base in servers:
+                stop_server(process)
+            raise
+        bases = [base for _process, base in servers]
+        pids = [process.pid for process, _base in servers]
         storage = args.database_url.split("://")[0] if args.database_url else "sqlite"
         print(
-            f"server {base} (pid {process.pid}, {storage}); {os.cpu_count()} cores; preset {PRESET}, 2 seats"
+            f"servers {' '.join(bases)} ({storage}{', redis' if redis_url else ''}, "
+            f"deflate {'off' if args.no_deflate else 'on'}); {os.cpu_count()} cores; "
+            f"preset {PRESET}, 2 seats; think {args.think:g} s"
         )
         columns = ("tables", 6), ("moves", 7), ("moves/s", 8), ("p50 ms", 7), ("p99 ms", 7), ("max ms", 7)
         print(
@@ -306,7 +399,9 @@ def main() -> None:
         )
         try:
             for count in counts:
-                result = asyncio.run(phase(base, process.pid, count, args.warmup, args.seconds, args.seed))
+                result = asyncio.run(
+                    phase(bases, pids, count, args.warmup, args.seconds, args.seed, args.think)
+                )
                 print(
                     f"{result['tables']:>6} {result['moves']:>7} {result['moves_per_s']:>8.0f} "
                     f"{result['p50_ms']:>7.1f} {result['p99_ms']:>7.1f} {result['max_ms']:>7.1f} "
@@ -316,7 +411,8 @@ def main() -> None:
                     flush=True,
                 )
         finally:
-            stop_server(process)
+            for process, _base in servers:
+                stop_server(process)
 
 
 if __name__ == "__main__":
