@@ -5,6 +5,11 @@ knows from the view, so it cannot cheat. The *runner* (a tournament, the server,
 builds that list with ``legal_for``: the engine's atomic legal moves plus the compound openings of
 ``opening_moves`` (several melds at once). A bot must return one of the moves it was given.
 
+``legal_for`` returns a ``LegalMoves``: a ``Sequence[Move]`` that holds the atomic moves as their ids
+(``legal.ids``) and builds a ``Move`` only when one is read, from the mover's own cards (what
+``move_of_id`` would pick: lowest suit first). A bot that scores ids reads ``legal.ids`` and
+``legal.compound`` and builds only the move it plays; any other bot simply indexes or iterates.
+
 Bots are named for the command line: ``random``, ``heuristic``, ``ismcts`` (with an optional budget,
 ``ismcts:200`` for 200 iterations, ``ismcts:0.5s`` for half a second), and the levels ``easy``,
 ``medium`` and ``hard``.
@@ -14,10 +19,12 @@ from __future__ import annotations
 
 import random
 from abc import ABC, abstractmethod
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
+from typing import overload
 
+from handfoot import cards as C
 from handfoot.engine import hand as H
-from handfoot.engine.moves import Action, Move
+from handfoot.engine.moves import NUM_MOVE_IDS, Action, DecodedId, Group, Move, decode_id, move_id
 from handfoot.engine.openings import opening_moves
 from handfoot.engine.state import HandState, Phase
 from handfoot.engine.views import View
@@ -52,23 +59,177 @@ class Bot(ABC):
         return f"<{type(self).__name__} {self.name}>"
 
 
-def legal_for(state: HandState) -> list[Move]:
+def _decode_all() -> tuple[DecodedId | None, ...]:
+    """``decode_id`` of every id (None for numbers that are no move id), computed once."""
+    out: list[DecodedId | None] = []
+    for mid in range(NUM_MOVE_IDS):
+        try:
+            out.append(decode_id(mid))
+        except ValueError:
+            out.append(None)
+    return tuple(out)
+
+
+DECODED: tuple[DecodedId | None, ...] = _decode_all()
+_IDS_OF_KIND = C.IDS_OF_KIND
+_WILD_RANK = C.WILD_RANK
+
+
+def _pick(held: Sequence[int], kind: int, count: int, taken: dict[int, int]) -> list[int]:
+    """``count`` cards of ``kind`` from ``held`` (counts by card id), lowest suit first, not reusing
+    ``taken``; the kind's first card when not held (the engine's ``_pick_cards``)."""
+    out: list[int] = []
+    if count <= 0:
+        return out
+    for card in _IDS_OF_KIND[kind]:
+        spare = held[card] - taken.get(card, 0)
+        while spare > 0 and len(out) < count:
+            out.append(card)
+            taken[card] = taken.get(card, 0) + 1
+            spare -= 1
+        if len(out) == count:
+            break
+    while len(out) < count:
+        out.append(_IDS_OF_KIND[kind][0])
+    return out
+
+
+def move_of_id_for(held: Sequence[int], pile_top: int, mid: int) -> Move:
+    """The ``Move`` an atomic id stands for, built from the mover's cards ``held`` (counts by card id)
+    and the pile's top card (-1: empty): the same move as the engine's ``move_of_id`` in that position.
+
+    Needs nothing a seat does not see, so a bot can build the move it plays from its own view.
+    """
+    decoded = DECODED[mid]
+    if decoded is None:
+        raise ValueError(f"{mid} is not a move id")
+    action = decoded.action
+    if action is Action.DISCARD:
+        return Move(Action.DISCARD, card=_pick(held, decoded.kind, 1, {})[0])
+    if action is Action.MELD:
+        taken: dict[int, int] = {}
+        kind = decoded.kind
+        cards = _pick(held, kind, decoded.naturals, taken) if kind != _WILD_RANK else []
+        cards += _pick(held, C.JOKER, decoded.jokers, taken)
+        cards += _pick(held, C.DEUCE, decoded.deuces, taken)
+        return Move(Action.MELD, (Group(kind, tuple(cards)),))
+    if action is Action.PICKUP:
+        if pile_top < 0:
+            return Move(Action.PICKUP, (Group(-1, ()),))
+        top = C.KIND_OF[pile_top]
+        return Move(Action.PICKUP, (Group(top, tuple(_pick(held, top, decoded.naturals, {}))),))
+    return Move(action)
+
+
+def held_counts(hand: Sequence[int]) -> list[int]:
+    """Counts by card id of a hand given as card ids (a view's ``hand``)."""
+    held = [0] * C.NUM_CARD_IDS
+    for card in hand:
+        held[card] += 1
+    return held
+
+
+class LegalMoves(Sequence[Move]):
+    """The legal moves a runner passes a bot: atomic moves by id (sorted) then compound moves.
+
+    It is a ``Sequence[Move]`` (index, iterate, ``in``, ``len``); a ``Move`` for an id is built on first
+    read from the mover's own cards and the pile's top, which the mover sees anyway. ``ids`` and
+    ``compound`` let a bot score moves without building them; ``move_at(i)`` is ``self[i]``.
+    Holds no state: only ints and ``Move`` objects.
+    """
+
+    __slots__ = ("_held", "_moves", "compound", "ids", "pile_top")
+
+    def __init__(
+        self, ids: Sequence[int], compound: Sequence[Move], held: Sequence[int], pile_top: int
+    ) -> None:
+        self.ids: tuple[int, ...] = tuple(ids)
+        self.compound: tuple[Move, ...] = tuple(compound)
+        self._held: tuple[int, ...] = tuple(held)
+        self.pile_top = pile_top
+        self._moves: list[Move | None] = [None] * len(self.ids)
+
+    def __len__(self) -> int:
+        return len(self.ids) + len(self.compound)
+
+    @overload
+    def __getitem__(self, index: int) -> Move: ...
+
+    @overload
+    def __getitem__(self, index: slice) -> list[Move]: ...
+
+    def __getitem__(self, index: int | slice) -> Move | list[Move]:
+        if isinstance(index, slice):
+            return [self[i] for i in range(*index.indices(len(self)))]
+        count = len(self.ids)
+        if index < 0:
+            index += len(self)
+        if 0 <= index < count:
+            move = self._moves[index]
+            if move is None:
+                move = move_of_id_for(self._held, self.pile_top, self.ids[index])
+                self._moves[index] = move
+            return move
+        if count <= index < count + len(self.compound):
+            return self.compound[index - count]
+        raise IndexError("legal move index out of range")
+
+    def __iter__(self) -> Iterator[Move]:
+        for index in range(len(self)):
+            yield self[index]
+
+    def __contains__(self, item: object) -> bool:
+        if not isinstance(item, Move):
+            return False
+        mid = move_id(item)
+        if mid >= 0:
+            try:
+                index = self.ids.index(mid)
+            except ValueError:
+                index = -1
+            if index >= 0 and self[index] == item:
+                return True
+        return item in self.compound
+
+    def __eq__(self, other: object) -> bool:
+        if isinstance(other, LegalMoves):
+            return self.ids == other.ids and self.compound == other.compound and self._held == other._held
+        if isinstance(other, (list, tuple)):
+            return list(self) == list(other)
+        return NotImplemented
+
+    def __hash__(self) -> int:
+        raise TypeError("LegalMoves cannot be hashed")
+
+    def __repr__(self) -> str:
+        return f"LegalMoves({list(self)!r})"
+
+    def index_of_id(self, mid: int) -> int:
+        """The position of atomic id ``mid`` (ValueError if it is not legal)."""
+        return self.ids.index(mid)
+
+
+def legal_for(state: HandState) -> LegalMoves:
     """What a runner passes a bot as ``legal``: every legal atomic move (id order), then the compound
-    openings proposed by ``opening_moves``. Computed from the full state by the runner, never the bot.
+    openings proposed by ``opening_moves``. Computed from the full state by the runner, never the bot;
+    what it holds besides the ids is the mover's own hand and the pile's top card.
 
     Openings made on taking the pile are kept only when they use cards the player holds: the engine
     also proposes openings that meld cards still hidden in the pile (or the stock), and passing those
     would tell the bot what the pile hides.
     """
-    if state.phase is Phase.OVER:
-        return []
-    moves = [H.move_of_id(state, mid) for mid in H.legal_ids(state)]
     seat = state.to_move
-    for move in opening_moves(state):
-        if move.action is Action.PICKUP and not _all_held(state, seat, move):
-            continue
-        moves.append(move)
-    return moves
+    held = state.hand_cards[seat]
+    top = state.pile[-1] if state.pile else -1
+    if state.phase is Phase.OVER:
+        return LegalMoves((), (), held, top)
+    compound = []
+    if not state.down[state.seating.owner_of[seat]]:
+        for move in opening_moves(state):
+            if move.action is Action.PICKUP and not _all_held(state, seat, move):
+                continue
+            compound.append(move)
+    return LegalMoves(H.legal_ids(state), compound, held, top)
 
 
 def _all_held(state: HandState, seat: int, move: Move) -> bool:

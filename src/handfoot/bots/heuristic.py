@@ -24,16 +24,41 @@ from __future__ import annotations
 
 import random
 from collections.abc import Sequence
+from typing import Protocol
 
 from handfoot import cards as C
-from handfoot.bots.base import Bot, register_bot
-from handfoot.engine.moves import Action, Move, group_counts
-from handfoot.engine.state import Phase, Seating
-from handfoot.engine.views import MeldView, View
-from handfoot.rules.options import BookAdditions, PickupBeforeDown, PickupRestFrom, RedThrees, RuleSet
+from handfoot.bots.base import DECODED, Bot, LegalMoves, register_bot
+from handfoot.engine.moves import YES_ID, Action, Move, group_counts
+from handfoot.engine.state import HandState, Phase, Seating
+from handfoot.engine.views import View
+from handfoot.rules.options import (
+    BookAdditions,
+    PickupBeforeDown,
+    PickupRestFrom,
+    PileVisible,
+    RedThrees,
+    RuleSet,
+)
 
 KIND_OF = C.KIND_OF
 JOKER, DEUCE, BLACK_THREE, RED_THREE, WILD_RANK = C.JOKER, C.DEUCE, C.BLACK_THREE, C.RED_THREE, C.WILD_RANK
+
+
+class MeldLike(Protocol):
+    """A meld on the table as the heuristic reads it (a view's ``MeldView`` or a world's ``Meld``)."""
+
+    @property
+    def owner(self) -> int: ...
+
+    @property
+    def rank(self) -> int: ...
+
+    @property
+    def cards(self) -> Sequence[int]: ...
+
+    @property
+    def wilds(self) -> int: ...
+
 
 _SEATINGS: dict[tuple[int, int], tuple[RuleSet, Seating]] = {}
 
@@ -50,13 +75,22 @@ def seating_of(rules: RuleSet, players: int) -> Seating:
 
 
 class Reading:
-    """What one seat's view says, gathered once per decision: hand by kind, own melds, books needed."""
+    """What one seat knows, gathered once per decision: hand by kind, own melds, books needed, and the
+    few public facts the scores use (the table, the pile, the stock, hand counts).
+
+    Built from a ``View`` (``Reading(view)``, what a bot does) or, inside a search, from a world the
+    searching bot sampled itself (``Reading.of_world(state, seat)``): both give the same reading for a
+    state and its view, field by field.
+    """
 
     __slots__ = (
+        "_seen",
         "books",
         "counts",
         "down",
+        "down_by_owner",
         "feet_ready",
+        "hand_counts",
         "in_foot",
         "melds",
         "need_any",
@@ -65,46 +99,128 @@ class Reading:
         "need_wild",
         "owner",
         "partners",
+        "phase",
+        "pile",
+        "pile_size",
+        "pile_top",
+        "players",
         "protected",
         "rules",
         "seat",
         "seating",
         "side",
         "size",
+        "stock_size",
+        "table",
+        "turn_seat",
         "view",
     )
 
-    def __init__(self, view: View) -> None:
-        rules = view.rules
-        self.view = view
+    def __init__(self, view: View | None) -> None:
+        self.view: View | None = view
+        if view is None:
+            return  # filled by of_world
+        seats = view.seats
+        counts = [0] * C.NUM_KINDS
+        for card in view.hand:
+            counts[KIND_OF[card]] += 1
+        self._fill(
+            view.rules,
+            view.players,
+            view.seat,
+            counts,
+            [sv.in_foot for sv in seats],
+            [sv.hand_count for sv in seats],
+            view.melds,
+            view.books,
+            view.down,
+            view.pile,
+            view.pile_top,
+            view.pile_size,
+            view.stock_size,
+            view.phase,
+            view.turn_seat,
+        )
+
+    @classmethod
+    def of_world(cls, state: HandState, seat: int) -> Reading:
+        """The reading ``Reading(view(state, seat))`` would give, read straight from ``state``: for a
+        search bot's own sampled worlds (never for a real game's state)."""
+        r = cls(None)
+        rules = state.rules
+        pile = state.pile
+        r._fill(
+            rules,
+            state.players,
+            seat,
+            state.hands[seat],
+            state.in_foot,
+            [sum(h) for h in state.hands],
+            state.melds,
+            state.books,
+            state.down,
+            pile if rules.pile_visible is PileVisible.ALL else (),
+            pile[-1] if pile else -1,
+            len(pile),
+            len(state.stock),
+            state.phase,
+            state.turn_seat,
+        )
+        return r
+
+    def _fill(
+        self,
+        rules: RuleSet,
+        players: int,
+        seat: int,
+        counts: Sequence[int],
+        in_foot: Sequence[bool],
+        hand_counts: Sequence[int],
+        table: Sequence[MeldLike],
+        books: Sequence[Sequence[int]],
+        down: Sequence[bool],
+        pile: Sequence[int],
+        pile_top: int,
+        pile_size: int,
+        stock_size: int,
+        phase: Phase,
+        turn_seat: int,
+    ) -> None:
         self.rules = rules
-        seat = view.seat
+        self.players = players
         self.seat = seat
-        seating = seating_of(rules, view.players)
+        seating = seating_of(rules, players)
         self.seating = seating
         owner = seating.owner_of[seat]
         self.owner = owner
         self.side = seating.side_of[seat]
         self.partners = seating.partners[seat]
-        counts = [0] * C.NUM_KINDS
-        for card in view.hand:
-            counts[KIND_OF[card]] += 1
         self.counts = counts
-        self.size = len(view.hand)
-        self.in_foot = view.seats[seat].in_foot
-        self.down = view.down[owner]
-        melds: dict[int, MeldView] = {}
-        for meld in view.melds:
+        self.size = sum(counts)
+        self.hand_counts = hand_counts
+        self.in_foot = in_foot[seat]
+        self.down_by_owner = down
+        self.down = down[owner]
+        self.table = table
+        self.pile = pile
+        self.pile_top = pile_top
+        self.pile_size = pile_size
+        self.stock_size = stock_size
+        self.phase = phase
+        self.turn_seat = turn_seat
+        self._seen: list[int] | None = None
+        melds: dict[int, MeldLike] = {}
+        for meld in table:
             if meld.owner == owner:
                 melds[meld.rank] = meld  # the latest meld of a rank is the open one
         self.melds = melds
-        clean, dirty, wild = view.books[owner]
+        clean, dirty, wild = books[owner][0], books[owner][1], books[owner][2]
         self.books = clean + dirty + wild
         self.need_clean = max(rules.go_out_clean - clean, 0)
         self.need_dirty = max(rules.go_out_dirty - dirty, 0)
         self.need_wild = max(rules.go_out_wild - wild, 0)
         self.need_any = max(rules.go_out_books - self.books, 0)
-        self.feet_ready = not rules.all_feet_to_go_out or all(view.seats[p].in_foot for p in self.partners)
+        self.feet_ready = not rules.all_feet_to_go_out or all(in_foot[p] for p in self.partners)
         # Melds kept clean: the largest natural melds still short of a book, as many as clean books needed.
         protected: set[int] = set()
         if self.need_clean:
@@ -121,7 +237,7 @@ class Reading:
         """True when the side holds every book the rules require to go out."""
         return not (self.need_clean or self.need_dirty or self.need_wild or self.need_any)
 
-    def open_meld(self, rank: int, adding_wilds: bool) -> MeldView | None:
+    def open_meld(self, rank: int, adding_wilds: bool) -> MeldLike | None:
         """The side's meld a group of ``rank`` would join (None: it would start a new meld)."""
         meld = self.melds.get(rank)
         if meld is None:
@@ -162,19 +278,25 @@ class Reading:
 
     def unseen(self, kind: int) -> int:
         """Copies of ``kind`` this seat has not seen (shoe minus own hand, table and visible pile)."""
-        view = self.view
+        seen = self._seen
+        if seen is None:
+            seen = list(self.counts)
+            for meld in self.table:
+                seen[meld.rank] += len(meld.cards) - meld.wilds
+            if self.pile:
+                for card in self.pile:
+                    seen[KIND_OF[card]] += 1
+            elif self.pile_top >= 0:
+                seen[KIND_OF[self.pile_top]] += 1
+            self._seen = seen
         rules = self.rules
-        decks = rules.decks_for(view.players)
+        decks = rules.decks_for(self.players)
         total = decks * rules.jokers_per_deck if kind == JOKER else decks * len(C.IDS_OF_KIND[kind])
-        seen = self.counts[kind]
-        for meld in view.melds:
-            if meld.rank == kind:
-                seen += len(meld.cards) - meld.wilds
-        if view.pile:
-            seen += sum(1 for c in view.pile if KIND_OF[c] == kind)
-        elif view.pile_top >= 0 and KIND_OF[view.pile_top] == kind:
-            seen += 1
-        return max(total - seen, 0)
+        return max(total - seen[kind], 0)
+
+    def pile_gain(self) -> int:
+        """``pile_gain`` of the position read."""
+        return _pile_gain(self.rules, self.pile_size, self.stock_size)
 
 
 def _wilds_of(move: Move) -> tuple[int, int]:
@@ -187,14 +309,27 @@ def _wilds_of(move: Move) -> tuple[int, int]:
     return naturals, wilds
 
 
+def _pile_gain(rules: RuleSet, pile_size: int, stock_size: int) -> int:
+    if rules.pickup_rest_from is PickupRestFrom.STOCK:
+        return min(max(rules.pickup_count - 1, 0), stock_size)
+    if rules.pickup_count == 0:
+        return max(pile_size - 1, 0)
+    return min(rules.pickup_count - 1, max(pile_size - 1, 0))
+
+
 def pile_gain(view: View) -> int:
     """Cards that taking the pile puts into the hand beside the top card (which is melded at once)."""
-    rules = view.rules
-    if rules.pickup_rest_from is PickupRestFrom.STOCK:
-        return min(max(rules.pickup_count - 1, 0), view.stock_size)
-    if rules.pickup_count == 0:
-        return max(view.pile_size - 1, 0)
-    return min(rules.pickup_count - 1, max(view.pile_size - 1, 0))
+    return _pile_gain(view.rules, view.pile_size, view.stock_size)
+
+
+def best_index(scores: Sequence[float]) -> int:
+    """The index of the highest score (ties: the first)."""
+    best = 0
+    top = scores[0]
+    for index in range(1, len(scores)):
+        if scores[index] > top:
+            best, top = index, scores[index]
+    return best
 
 
 class HeuristicBot(Bot):
@@ -203,17 +338,13 @@ class HeuristicBot(Bot):
     name = "heuristic"
 
     def choose(self, view: View, legal: Sequence[Move], rng: random.Random) -> Move:
-        """The best-scoring move of ``legal`` (see ``score_moves``)."""
+        """The best-scoring move of ``legal`` (see ``score_moves``); with a ``LegalMoves`` only the
+        chosen move is ever built."""
         if view.phase is Phase.ANSWER:
             return self.answer_move(view, legal, rng)
         if len(legal) == 1:
             return legal[0]
-        scores = score_moves(view, legal)
-        best = 0
-        for index in range(1, len(legal)):
-            if scores[index] > scores[best]:
-                best = index
-        return legal[best]
+        return legal[best_index(score_moves(view, legal))]
 
     def answer(self, view: View, rng: random.Random) -> bool:
         """Yes unless this seat's own cards would cost clearly more than the partner going out brings."""
@@ -222,61 +353,121 @@ class HeuristicBot(Bot):
 
 def answer_permission(r: Reading) -> bool:
     """The heuristic's answer to "May I go out?" for the reading of the partner being asked."""
-    view = r.view
-    if view.seats[view.turn_seat].hand_count <= 1:
+    if r.hand_counts[r.turn_seat] <= 1:
         return True  # a "no" would leave the asker unable to discard their last card (engine deadlock)
-    if view.stock_size <= 4 * view.players:
+    if r.stock_size <= 4 * r.players:
         return True  # the hand is ending anyway: take the bonus
     return r.hand_points() <= r.rules.going_out_bonus + 150 or r.size <= 3
 
 
 def wants_out(r: Reading) -> bool:
     """Whether going out pays now: not while a partner is stuck with a full hand and stock remains."""
-    view = r.view
-    if view.stock_size <= 4 * view.players:
+    if r.stock_size <= 4 * r.players:
         return True
-    for partner in r.partners:
-        seat = view.seats[partner]
-        if seat.hand_count >= 9 and view.stock_size > 30:
-            return False
-    return True
+    if r.stock_size <= 30:
+        return True
+    return all(r.hand_counts[partner] < 9 for partner in r.partners)
 
 
 def score_moves(view: View, legal: Sequence[Move]) -> list[float]:
-    """The heuristic's score of each legal move (higher is better) for the seat to move."""
-    r = Reading(view)
-    if view.phase is Phase.DRAW:
-        return [_score_draw(r, move) for move in legal]
-    if view.phase is Phase.ANSWER:
+    """The heuristic's score of each legal move (higher is better) for the seat to move. A
+    ``LegalMoves`` is scored from its ids without building a move."""
+    return score_reading(Reading(view), legal)
+
+
+def score_reading(r: Reading, legal: Sequence[Move]) -> list[float]:
+    """``score_moves`` for a reading already made."""
+    if isinstance(legal, LegalMoves):
+        scores = score_ids(r, legal.ids)
+        if legal.compound:
+            scores.extend(_score_move_list(r, legal.compound))
+        return scores
+    return _score_move_list(r, legal)
+
+
+def _score_move_list(r: Reading, legal: Sequence[Move]) -> list[float]:
+    if r.phase is Phase.DRAW:
+        out = []
+        for move in legal:
+            naturals, wilds = _wilds_of(move)
+            out.append(_score_draw(r, move.action is Action.DRAW, naturals, wilds))
+        return out
+    if r.phase is Phase.ANSWER:
         yes = answer_permission(r)
         return [1.0 if (move.action is Action.YES) == yes else 0.0 for move in legal]
     out_ok = wants_out(r)
-    discard_scores = _discard_scores(r)
+    discard_scores: list[float] | None = None
     scores: list[float] = []
     for move in legal:
         action = move.action
         if action is Action.DISCARD:
+            if discard_scores is None:
+                discard_scores = _discard_scores(r)
             scores.append(discard_scores[KIND_OF[move.card]])
         elif action is Action.ASK:
             scores.append(_score_ask(r))
         elif action is Action.MELD:
-            scores.append(_score_meld(r, move, out_ok))
+            groups = []
+            for group in move.groups:
+                n, j, d = group_counts(group)
+                groups.append((group.rank, n, j + d))
+            scores.append(_score_meld(r, groups, out_ok))
         else:
             scores.append(-1000.0)
     return scores
 
 
-def _score_draw(r: Reading, move: Move) -> float:
-    if move.action is Action.DRAW:
+# Per atomic id: (action, rank or kind, naturals, wilds); None for numbers that are no id.
+_ID_FACTS: tuple[tuple[Action, int, int, int] | None, ...] = tuple(
+    None if d is None else (d.action, d.kind, d.naturals, d.jokers + d.deuces) for d in DECODED
+)
+
+
+def score_ids(r: Reading, ids: Sequence[int]) -> list[float]:
+    """The heuristic's score of each atomic move id (the same as scoring the moves they stand for)."""
+    facts = _ID_FACTS
+    phase = r.phase
+    if phase is Phase.DRAW:
+        out = []
+        for mid in ids:
+            fact = facts[mid]
+            assert fact is not None
+            out.append(_score_draw(r, fact[0] is Action.DRAW, fact[2], fact[3]))
+        return out
+    if phase is Phase.ANSWER:
+        yes = answer_permission(r)
+        return [1.0 if (mid == YES_ID) == yes else 0.0 for mid in ids]
+    out_ok: bool | None = None
+    discard_scores: list[float] | None = None
+    scores: list[float] = []
+    for mid in ids:
+        fact = facts[mid]
+        assert fact is not None
+        action = fact[0]
+        if action is Action.DISCARD:
+            if discard_scores is None:
+                discard_scores = _discard_scores(r)
+            scores.append(discard_scores[fact[1]])
+        elif action is Action.MELD:
+            if out_ok is None:
+                out_ok = wants_out(r)
+            scores.append(_score_meld(r, [(fact[1], fact[2], fact[3])], out_ok))
+        elif action is Action.ASK:
+            scores.append(_score_ask(r))
+        else:
+            scores.append(-1000.0)
+    return scores
+
+
+def _score_draw(r: Reading, is_draw: bool, naturals: int, wilds: int) -> float:
+    if is_draw:
         return 0.0
-    view = r.view
-    naturals, wilds = _wilds_of(move)
-    gain = pile_gain(view)
+    gain = r.pile_gain()
     if not r.down:  # taking the pile to open: always worth it, with as few wilds as possible
         return 500.0 + gain * 5 + naturals - 40 * wilds
     if r.in_foot and r.books_done and r.feet_ready and r.size <= 3 and gain > 6:
         return -1.0  # about to go out: a big pile only adds cards to get rid of
-    if view.rules.pickup_before_down is PickupBeforeDown.OPENING_IN_HAND and wilds:
+    if r.rules.pickup_before_down is PickupBeforeDown.OPENING_IN_HAND and wilds:
         return 100.0 + gain * 3 - 40 * wilds
     return 20.0 + gain * 5 + naturals
 
@@ -293,26 +484,27 @@ def _score_ask(r: Reading) -> float:
     return never
 
 
-def _score_meld(r: Reading, move: Move, out_ok: bool) -> float:
-    naturals, wilds = _wilds_of(move)
-    cards = naturals + wilds
-    left = r.size - cards
+def _score_meld(r: Reading, groups: Sequence[tuple[int, int, int]], out_ok: bool) -> float:
+    """A meld of ``groups`` given as (rank, naturals, wilds)."""
+    naturals = wilds = 0
+    for _, n, w in groups:
+        naturals += n
+        wilds += w
+    left = r.size - naturals - wilds
     if not r.down:
         # An opening: lay it now, spending as few wilds as possible.
         return 1000.0 - 60 * wilds + 3 * naturals
     if r.in_foot and left <= 1 and not out_ok:
         return -100.0  # would leave nothing but the going-out discard while the partner is stuck
     score = 0.0
-    for group in move.groups:
-        score += _score_group(r, group.rank, group.cards, left)
+    for rank, n, w in groups:
+        score += _score_group(r, rank, n, w, left)
     return score
 
 
-def _score_group(r: Reading, rank: int, cards: tuple[int, ...], left: int) -> float:
+def _score_group(r: Reading, rank: int, naturals: int, wilds: int, left: int) -> float:
     rules = r.rules
     book = rules.book_size
-    wilds = sum(1 for c in cards if KIND_OF[c] <= DEUCE)
-    naturals = len(cards) - wilds
     if rank == BLACK_THREE:
         return 900.0  # black 3s go down only when going out
     dumping = r.in_foot and r.books_done and r.feet_ready  # every card left costs: lay all
@@ -352,19 +544,18 @@ def _score_group(r: Reading, rank: int, cards: tuple[int, ...], left: int) -> fl
 
 def _discard_scores(r: Reading) -> list[float]:
     """A score per card kind for discarding one of it (higher is better)."""
-    view = r.view
     rules = r.rules
     counts = r.counts
     scores = [-1e9] * C.NUM_KINDS
-    nxt = (r.seat + 1) % view.players
+    nxt = (r.seat + 1) % r.players
     seating = r.seating
     opponent = seating.side_of[nxt] != r.side
     next_owner = seating.owner_of[nxt]
-    next_melds = {m.rank for m in view.melds if m.owner == next_owner}
+    next_melds = {m.rank for m in r.table if m.owner == next_owner}
     can_take = rules.pickup_allowed and (
-        view.down[next_owner] or rules.pickup_before_down is not PickupBeforeDown.NEVER
+        r.down_by_owner[next_owner] or rules.pickup_before_down is not PickupBeforeDown.NEVER
     )
-    pile_weight = 1.0 + min(pile_gain(view), 20) / 4.0
+    pile_weight = 1.0 + min(r.pile_gain(), 20) / 4.0
     values = rules.card_values
     for kind in range(C.NUM_KINDS):
         if not counts[kind]:

@@ -114,6 +114,7 @@ def explain(view: View, legal: Sequence[Move], move: Move) -> str:
 def _explain_meld(r: Reading, move: Move) -> str:
     rules = r.rules
     if not r.down:
+        minimum = r.view.minimums[r.owner] if r.view is not None else 0
         values = rules.card_values
         points = sum(values[C.KIND_OF[c]] for g in move.groups for c in g.cards)
         wilds = sum(group_counts(g)[1] + group_counts(g)[2] for g in move.groups)
@@ -122,7 +123,7 @@ def _explain_meld(r: Reading, move: Move) -> str:
             if wilds
             else " without a wild"
         )
-        return f"Open: {points} points meet your minimum of {r.view.minimums[r.owner]}{spent}"
+        return f"Open: {points} points meet your minimum of {minimum}{spent}"
     group = move.groups[0]
     naturals, jokers, deuces = group_counts(group)
     wilds = jokers + deuces

@@ -130,7 +130,7 @@ def candidates(state: HandState, width: int) -> list[Move]:
     """The heuristic's best ``width`` moves for whoever is to move in ``state`` (a sampled world)."""
     legal = legal_for(state)
     if len(legal) <= 1:
-        return legal
+        return list(legal)
     scores = score_moves(view(state, state.to_move), legal)
     order = sorted(range(len(legal)), key=lambda i: -scores[i])
     return [legal[i] for i in order[:width]]
