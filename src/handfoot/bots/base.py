@@ -209,10 +209,11 @@ class LegalMoves(Sequence[Move]):
         return self.ids.index(mid)
 
 
-def legal_for(state: HandState) -> LegalMoves:
+def legal_for(state: HandState, ids: Sequence[int] | None = None) -> LegalMoves:
     """What a runner passes a bot as ``legal``: every legal atomic move (id order), then the compound
     openings proposed by ``opening_moves``. Computed from the full state by the runner, never the bot;
-    what it holds besides the ids is the mover's own hand and the pile's top card.
+    what it holds besides the ids is the mover's own hand and the pile's top card. ``ids``: the
+    engine's ``legal_ids(state)`` when the runner already has them.
 
     Openings made on taking the pile are kept only when they use cards the player holds: the engine
     also proposes openings that meld cards still hidden in the pile (or the stock), and passing those
@@ -229,7 +230,18 @@ def legal_for(state: HandState) -> LegalMoves:
             if move.action is Action.PICKUP and not _all_held(state, seat, move):
                 continue
             compound.append(move)
-    return LegalMoves(H.legal_ids(state), compound, held, top)
+    return LegalMoves(H.legal_ids(state) if ids is None else ids, compound, held, top)
+
+
+def atomic_id_in(legal: Sequence[Move], move: Move) -> int:
+    """The id of ``move`` when it is one of ``legal``'s atomic moves exactly as built there (so the
+    engine's ``move_of_id`` gives the same cards), else -1 (a compound move, or not a ``LegalMoves``)."""
+    if not isinstance(legal, LegalMoves):
+        return -1
+    mid = move_id(move)
+    if mid < 0 or mid not in legal.ids:
+        return -1
+    return mid if legal[legal.index_of_id(mid)] == move else -1
 
 
 def _all_held(state: HandState, seat: int, move: Move) -> bool:

@@ -74,6 +74,24 @@ def seating_of(rules: RuleSet, players: int) -> Seating:
     return seating
 
 
+_SHOES: dict[tuple[int, int], tuple[RuleSet, tuple[int, ...]]] = {}
+
+
+def shoe_kinds(rules: RuleSet, players: int) -> tuple[int, ...]:
+    """Copies of each kind in the shoe for ``rules`` and ``players`` (cached)."""
+    key = (id(rules), players)
+    hit = _SHOES.get(key)
+    if hit is not None and hit[0] is rules:
+        return hit[1]
+    decks = rules.decks_for(players)
+    totals = tuple(
+        decks * rules.jokers_per_deck if kind == JOKER else decks * len(C.IDS_OF_KIND[kind])
+        for kind in range(C.NUM_KINDS)
+    )
+    _SHOES[key] = (rules, totals)
+    return totals
+
+
 class Reading:
     """What one seat knows, gathered once per decision: hand by kind, own melds, books needed, and the
     few public facts the scores use (the table, the pile, the stock, hand counts).
@@ -289,10 +307,7 @@ class Reading:
             elif self.pile_top >= 0:
                 seen[KIND_OF[self.pile_top]] += 1
             self._seen = seen
-        rules = self.rules
-        decks = rules.decks_for(self.players)
-        total = decks * rules.jokers_per_deck if kind == JOKER else decks * len(C.IDS_OF_KIND[kind])
-        return max(total - seen[kind], 0)
+        return max(shoe_kinds(self.rules, self.players)[kind] - seen[kind], 0)
 
     def pile_gain(self) -> int:
         """``pile_gain`` of the position read."""
@@ -451,7 +466,7 @@ def score_ids(r: Reading, ids: Sequence[int]) -> list[float]:
         elif action is Action.MELD:
             if out_ok is None:
                 out_ok = wants_out(r)
-            scores.append(_score_meld(r, [(fact[1], fact[2], fact[3])], out_ok))
+            scores.append(_score_one_group(r, fact[1], fact[2], fact[3], out_ok))
         elif action is Action.ASK:
             scores.append(_score_ask(r))
         else:
@@ -500,6 +515,16 @@ def _score_meld(r: Reading, groups: Sequence[tuple[int, int, int]], out_ok: bool
     for rank, n, w in groups:
         score += _score_group(r, rank, n, w, left)
     return score
+
+
+def _score_one_group(r: Reading, rank: int, naturals: int, wilds: int, out_ok: bool) -> float:
+    """``_score_meld`` of a meld of one group."""
+    left = r.size - naturals - wilds
+    if not r.down:
+        return 1000.0 - 60 * wilds + 3 * naturals
+    if r.in_foot and left <= 1 and not out_ok:
+        return -100.0
+    return _score_group(r, rank, naturals, wilds, left)
 
 
 def _score_group(r: Reading, rank: int, naturals: int, wilds: int, left: int) -> float:

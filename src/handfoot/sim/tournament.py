@@ -20,8 +20,10 @@ from dataclasses import dataclass, field
 from functools import partial
 from typing import Any
 
-from handfoot.bots.base import Bot, legal_for, make_bot
+from handfoot.bots.base import Bot, atomic_id_in, legal_for, make_bot
+from handfoot.engine.events import Event
 from handfoot.engine.game import Game
+from handfoot.engine.moves import Move
 from handfoot.engine.state import Seating
 from handfoot.engine.views import view
 from handfoot.rules.options import RuleSet
@@ -144,7 +146,7 @@ def play_game(config: TournamentConfig, index: int) -> GameOutcome:
             break
         state = game.state
         seat = state.to_move
-        legal = legal_for(state)
+        legal = legal_for(state, game.legal_ids())
         if not legal:  # the engine left the seat without a legal move: stop rather than crash
             capped = True
             break
@@ -158,7 +160,7 @@ def play_game(config: TournamentConfig, index: int) -> GameOutcome:
         if spent > decision_max[side]:
             decision_max[side] = spent
         hands_before = len(game.results)
-        game.apply(move)
+        play_chosen(game, legal, move)
         moves += 1
         hand_moves += 1
         if len(game.results) > hands_before:
@@ -177,6 +179,17 @@ def play_game(config: TournamentConfig, index: int) -> GameOutcome:
         decision_max=decision_max,
         capped=capped,
     )
+
+
+def play_chosen(game: Game, legal: Sequence[Move], move: Move) -> list[Event]:
+    """Play the move a bot chose from ``legal``: an atomic move found in ``legal`` by id (the engine's
+    ``legal_ids`` as of ``game.legal_ids()``, called for this position) is played with ``apply_id``,
+    which skips a second verification; anything else goes through ``apply`` (verified, raising
+    IllegalMove if the bot broke its contract)."""
+    mid = atomic_id_in(legal, move)
+    if mid >= 0:
+        return game.apply_id(mid)
+    return game.apply(move)
 
 
 def check_config(config: TournamentConfig) -> None:
