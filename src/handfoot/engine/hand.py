@@ -304,6 +304,11 @@ def check(s: HandState, move: Move) -> Refusal | None:
         return Refusal("permission", "Nobody has asked to go out.")
     if phase is Phase.DRAW:
         if action is Action.DRAW:
+            if not s.stock and can_take_pile(s, s.to_move):
+                return Refusal(
+                    "pickup_allowed",
+                    "The stock is empty and you can take the pile: take it (the hand ends when nobody can).",
+                )
             return None
         if action is Action.PICKUP:
             return _pickup_refusal(s, move)
@@ -598,6 +603,27 @@ def _playable_kinds(meld_ids: list[int]) -> set[int]:
     return out
 
 
+def _pickup_ids(s: HandState, seat: int) -> list[int]:
+    """Ids of the legal atomic pickups for ``seat`` (draw phase)."""
+    out: list[int] = []
+    if _top_refusal(s, seat) is None:
+        top = KIND_OF[s.pile[-1]]
+        have = s.hands[seat][top]
+        for naturals in range(pickup_needed(s, seat), min(have, MAX_PICKUP_NATURALS) + 1):
+            if _pickup_refusal(s, _pickup_move(s, seat, naturals)) is None:
+                out.append(PICKUP_BASE + naturals)
+    return out
+
+
+def can_take_pile(s: HandState, seat: int) -> bool:
+    """True if ``seat`` may take the discard pile now with an atomic pickup.
+
+    (An empty stock ends the hand when the player to draw cannot take the pile; a pile that could only
+    be taken with an opening of several melds does not keep the hand going.)
+    """
+    return bool(_pickup_ids(s, seat))
+
+
 def legal_ids(s: HandState) -> list[int]:
     """Ids of every legal atomic move for whoever is to move, sorted."""
     phase = s.phase
@@ -607,14 +633,8 @@ def legal_ids(s: HandState) -> list[int]:
         return [YES_ID, NO_ID]
     seat = s.to_move
     if phase is Phase.DRAW:
-        out = [DRAW_ID]
-        if _top_refusal(s, seat) is None:
-            top = KIND_OF[s.pile[-1]]
-            have = s.hands[seat][top]
-            for naturals in range(pickup_needed(s, seat), min(have, MAX_PICKUP_NATURALS) + 1):
-                if check(s, _pickup_move(s, seat, naturals)) is None:
-                    out.append(PICKUP_BASE + naturals)
-        return out
+        pickups = _pickup_ids(s, seat)
+        return pickups if pickups and not s.stock else [DRAW_ID, *pickups]
     meld_ids = _meld_ids(s, seat)
     out = []
     hand = s.hands[seat]
