@@ -21,6 +21,7 @@ from typing import Any
 
 import httpx
 import redis
+import redis.asyncio
 
 from handfoot.server.config import Settings
 from handfoot.server.fanout import (
