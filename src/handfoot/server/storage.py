@@ -259,7 +259,7 @@ class Storage:
 
     def moves_since(self, table_id: str, start: int) -> list[tuple[int, int, str]]:
         """The stored moves of a table from index ``start`` on, in order, as (seq, seat, text)."""
-        with self.engine.connect() as conn:
+        with self.single.connect() as conn:
             rows = conn.execute(
                 select(moves_t.c.seq, moves_t.c.seat, moves_t.c.move)
                 .where(moves_t.c.table_id == table_id, moves_t.c.seq >= start)
