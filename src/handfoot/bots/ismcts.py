@@ -1,19 +1,29 @@
-"""ISMCTS: information-set Monte Carlo tree search over worlds sampled from the view.
+"""ISMCTS: information-set Monte Carlo search over worlds sampled from the view.
 
-Single-observer ISMCTS (Cowling, Powley & Whitehouse 2012): every iteration deals a world consistent
-with the bot's view (``sample_world``), walks one shared tree whose edges are moves (children a world
-does not allow are skipped; a child's "availability" counts the iterations it could have been chosen,
-which is what its UCB term uses), expands one node, plays the heuristic from there for a bounded
-number of moves, and scores the position for every side by the engine's own hand scoring
-(``hand_tallies`` + ``score_tally``): the reward of a move is how far its mover's side leads the best
-other side, squashed into (-1, 1).
+Every iteration deals a world consistent with the bot's view (``sample_world``: the unseen cards dealt
+at random to the other hands, the Feet, the hidden pile and the stock) and plays **each** candidate
+move in a copy of that same world, then the heuristic for every seat to the end of the hand (or
+``rollout_moves`` moves), and scores the hand with the engine's own scoring (``hand_tallies`` +
+``score_tally``). The candidates are the heuristic's best few moves (``width``); the root is the only
+node kept (the information set of the bot's own decision), so this is single-observer ISMCTS with a
+one-level tree and heuristic rollouts, in which every candidate is judged on the same worlds.
 
-The tree considers, at every node, the heuristic's best few moves (``width``) rather than all of them.
-The bot searches only where a hand is won or lost, when the heuristic's choice is between drawing and
-taking the pile, between discards, answering a partner, or asking; melds follow the heuristic (which
-lays naturals down and places wilds by the books the rules require).
+Judging every candidate on the same world and the same rollout policy (which is deterministic: the
+stock order is part of the world) makes the comparison *paired*: the luck of the deal, which dwarfs
+the effect of one decision, cancels out of the difference between two candidates. The bot leaves the
+heuristic's choice only when another candidate's mean paired gain is positive by more than
+``confidence`` standard errors, so a search too short to tell the moves apart plays the heuristic.
 
-Budget: ``iterations`` per decision, ``seconds`` per decision, or both (whichever ends first).
+The reward of a finished world for the bot's side is half the sign of its lead over the best other
+side (the hand won or lost) and half ``tanh(lead / scale)`` (by how much).
+
+It searches the decisions where hands are won or lost: drawing or taking the pile, the discard,
+asking and answering, and meld decisions where the heuristic's best move spends wilds or the next
+candidates are close to it; plain natural melds, which the heuristic always lays, are played without
+search. Rollouts read each seat's own cards and the public table from the sampled world
+(``Reading.of_world``), exactly what that seat's view would show.
+
+Budget: ``iterations`` (worlds) per decision, ``seconds`` per decision, or both (whichever ends first).
 """
 
 from __future__ import annotations
@@ -24,16 +34,25 @@ import time
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from handfoot.bots.base import Bot, legal_for, register_bot
-from handfoot.bots.heuristic import HeuristicBot, score_moves
+from handfoot import cards as C
+from handfoot.bots.base import DECODED, Bot, LegalMoves, _all_held, legal_for, register_bot
+from handfoot.bots.heuristic import (
+    Reading,
+    answer_permission,
+    best_index,
+    score_ids,
+    score_reading,
+    seating_of,
+)
 from handfoot.engine import hand as H
-from handfoot.engine.moves import Action, Move, move_id, move_text
+from handfoot.engine.moves import NO_ID, YES_ID, Action, Move, move_id, move_text
+from handfoot.engine.openings import opening_moves
 from handfoot.engine.scoring import score_tally
 from handfoot.engine.state import HandState, Phase
 from handfoot.engine.tally import hand_tallies
-from handfoot.engine.views import View, sample_world, view
+from handfoot.engine.views import View, sample_world
 
-SEARCHED = (Action.DRAW, Action.PICKUP, Action.DISCARD, Action.ASK, Action.YES, Action.NO)
+NEVER = -1e5  # heuristic scores at or below this are moves the heuristic never plays: not candidates
 
 
 @dataclass(frozen=True)
@@ -53,7 +72,7 @@ class Budget:
 
     @classmethod
     def parse(cls, text: str) -> Budget:
-        """``"300"`` (iterations), ``"0.5s"`` (seconds) or ``"300,1s"`` (both)."""
+        """``"300"`` (iterations), ``"0.5s"`` (seconds) or ``"300,0.5s"`` (both)."""
         iterations: int | None = None
         seconds: float | None = None
         for part in text.split(","):
@@ -76,64 +95,45 @@ def move_key(move: Move) -> int | str:
     return mid if mid >= 0 else move_text(move)
 
 
-class Node:
-    """A tree node: the move into it, the side that made it, and its statistics."""
-
-    __slots__ = ("avail", "children", "move", "reward", "side", "visits")
-
-    def __init__(self, move: Move | None, side: int) -> None:
-        self.move = move
-        self.side = side
-        self.children: dict[int | str, Node] = {}
-        self.visits = 0
-        self.reward = 0.0
-        self.avail = 1
-
-
-HELD_WEIGHT = 0.3  # mid-hand, cards in hand are only partly a cost: most of them will be melded
-
-
-def side_values(state: HandState) -> list[float]:
-    """Each side's hand score as it stands (the engine's tally and scoring); before the hand ends, cards
-    held count at ``HELD_WEIGHT`` and open melds earn part of the book they are growing toward."""
+def hand_scores(state: HandState) -> list[int]:
+    """Each side's score for the hand as it stands (the engine's tally and scoring; final once over)."""
     rules = state.rules
-    tallies = hand_tallies(state)
-    over = state.phase is Phase.OVER
-    values: list[float] = []
-    for tally in tallies:
-        score = float(score_tally(rules, tally))
-        if not over:
-            score += (1 - HELD_WEIGHT) * tally.held_points
-        values.append(score)
-    if not over:
-        book = rules.book_size
-        bonus = min(rules.dirty_book_bonus, rules.clean_book_bonus)
-        seating = state.seating
-        for meld in state.melds:
-            size = len(meld.cards)
-            if 3 < size < book:
-                values[seating.side_of_owner(meld.owner, rules)] += 0.5 * bonus * (size - 3) / (book - 3)
-    return values
+    return [score_tally(rules, tally) for tally in hand_tallies(state)]
 
 
-def evaluate(state: HandState, scale: float = 600.0) -> list[float]:
-    """Per side: how far it leads the best other side by ``side_values``, squashed into (-1, 1)."""
-    scores = side_values(state)
-    out = []
-    for side, score in enumerate(scores):
-        others = max((s for i, s in enumerate(scores) if i != side), default=0.0)
-        out.append(math.tanh((score - others) / scale))
-    return out
+def reward(scores: Sequence[float], side: int, scale: float) -> float:
+    """In [-1, 1]: half the sign of ``side``'s lead over the best other side, half ``tanh(lead/scale)``."""
+    others = max((s for i, s in enumerate(scores) if i != side), default=0.0)
+    lead = scores[side] - others
+    sign = 1.0 if lead > 0 else -1.0 if lead < 0 else 0.0
+    return 0.5 * sign + 0.5 * math.tanh(lead / scale)
 
 
-def candidates(state: HandState, width: int) -> list[Move]:
-    """The heuristic's best ``width`` moves for whoever is to move in ``state`` (a sampled world)."""
-    legal = legal_for(state)
-    if len(legal) <= 1:
-        return list(legal)
-    scores = score_moves(view(state, state.to_move), legal)
-    order = sorted(range(len(legal)), key=lambda i: -scores[i])
-    return [legal[i] for i in order[:width]]
+def heuristic_step(world: HandState) -> bool:
+    """Play the heuristic's move for whoever is to move in ``world`` (a search's own world). Returns
+    False when there is nothing to play (the hand is over, or the engine offers no move)."""
+    if world.phase is Phase.OVER:
+        return False
+    seat = world.to_move
+    ids = H.legal_ids(world)
+    if not ids:
+        return False
+    r = Reading.of_world(world, seat)
+    if world.phase is Phase.ANSWER:
+        H.apply_checked(world, H.move_of_id(world, YES_ID if answer_permission(r) else NO_ID))
+        return True
+    compound: list[Move] = []
+    if not r.down:
+        compound = [
+            m for m in opening_moves(world) if m.action is not Action.PICKUP or _all_held(world, seat, m)
+        ]
+    scores = score_ids(r, ids)
+    if compound:
+        scores.extend(score_reading(r, compound))
+    best = best_index(scores) if len(scores) > 1 else 0
+    move = H.move_of_id(world, ids[best]) if best < len(ids) else compound[best - len(ids)]
+    H.apply_checked(world, move)
+    return True
 
 
 class IsmctsBot(Bot):
@@ -145,43 +145,69 @@ class IsmctsBot(Bot):
         self,
         budget: Budget | None = None,
         width: int = 4,
-        tree_depth: int = 6,
-        rollout_moves: int = 40,
-        exploration: float = 0.7,
+        rollout_moves: int = 400,
+        confidence: float = 1.0,
+        scale: float = 600.0,
+        close: float = 150.0,
     ) -> None:
         self.budget = budget or Budget()
         self.width = width
-        self.tree_depth = tree_depth
         self.rollout_moves = rollout_moves
-        self.exploration = exploration
-        self.heuristic = HeuristicBot()
+        self.confidence = confidence
+        self.scale = scale
+        self.close = close
         self.last_iterations = 0
 
     def choose(self, view: View, legal: Sequence[Move], rng: random.Random) -> Move:
-        """The most visited root move after the budget's search; the heuristic's move where it does not
-        search (a single legal move, or a meld)."""
+        """The candidate with the best paired gain over the heuristic's move after the budget's search
+        (the heuristic's move when none is clearly better); no search for a single legal move or a
+        decision the heuristic settles (see the module docstring)."""
+        self.last_iterations = 0
         if len(legal) == 1:
             return legal[0]
-        scores = score_moves(view, legal)
+        r = Reading(view)
+        scores = score_reading(r, legal)
         order = sorted(range(len(legal)), key=lambda i: -scores[i])
-        best = legal[order[0]]
-        if best.action not in SEARCHED:
-            return best
-        root_moves = [legal[i] for i in order[: self.width]]
-        return self.search(view, root_moves, rng)
+        candidates = [i for i in order[: self.width] if scores[i] > NEVER]
+        if len(candidates) <= 1 or not self._worth_searching(view, legal, scores, candidates):
+            return legal[order[0]]
+        return legal[self.search(view, legal, candidates, rng)]
+
+    def _worth_searching(
+        self, view: View, legal: Sequence[Move], scores: Sequence[float], candidates: Sequence[int]
+    ) -> bool:
+        """Whether the decision is searched: always outside the play phase and when the heuristic's
+        best is a discard or an ask; for a meld, when it spends wilds or a rival is close to it."""
+        if view.phase is not Phase.PLAY:
+            return True
+        best = candidates[0]
+        move_action, wilds = _action_and_wilds(legal, best)
+        if move_action is not Action.MELD:
+            return True
+        if wilds:
+            return True
+        return scores[candidates[1]] >= scores[best] - self.close
 
     def answer(self, view: View, rng: random.Random) -> bool:
         """Searched like any decision: yes if "yes" comes out of the search."""
         legal = [Move(Action.YES), Move(Action.NO)]
-        return self.search(view, legal, rng).action is Action.YES
+        return self.choose(view, legal, rng).action is Action.YES
 
-    def search(self, root_view: View, root_moves: Sequence[Move], rng: random.Random) -> Move:
-        """Run the search from ``root_view`` over ``root_moves``; returns the most visited of them."""
+    def search(
+        self, root_view: View, legal: Sequence[Move], candidates: Sequence[int], rng: random.Random
+    ) -> int:
+        """Judge ``legal[i]`` for ``i`` in ``candidates`` (the heuristic's choice first) on worlds sampled
+        from ``root_view``; returns the index played (see the module docstring)."""
         budget = self.budget
         deadline = None if budget.seconds is None else time.perf_counter() + budget.seconds
         limit = budget.iterations
-        root = Node(None, -1)
-        seating = None
+        side = legal_side(root_view)
+        moves = [legal[i] for i in candidates]
+        count = len(moves)
+        # paired differences against the heuristic's move: sums and sums of squares, and counts
+        diff_sum = [0.0] * count
+        diff_sq = [0.0] * count
+        pairs = [0] * count
         iterations = 0
         while True:
             if limit is not None and iterations >= limit:
@@ -190,69 +216,61 @@ class IsmctsBot(Bot):
                 break
             iterations += 1
             world = sample_world(root_view, rng)
-            if seating is None:
-                seating = world.seating
-            self._iterate(root, world, root_moves, rng)
-        self.last_iterations = iterations
-        best = max(root.children.values(), key=lambda n: (n.visits, n.reward))
-        assert best.move is not None
-        return best.move
-
-    def _iterate(self, root: Node, world: HandState, root_moves: Sequence[Move], rng: random.Random) -> None:
-        node = root
-        path: list[Node] = []
-        depth = 0
-        while world.phase is not Phase.OVER and depth < self.tree_depth:
-            moves = list(root_moves) if depth == 0 else candidates(world, self.width)
-            side = world.seating.side_of[world.to_move]
-            untried: list[Move] = []
-            available: list[Node] = []
+            values: list[float | None] = []
             for move in moves:
-                child = node.children.get(move_key(move))
-                if child is None:
-                    untried.append(move)
-                else:
-                    child.avail += 1
-                    available.append(child)
-            if untried:
-                move = untried[0]
-                child = Node(move, side)
-                node.children[move_key(move)] = child
-                H.apply_move(world, self._in_world(world, move))
-                path.append(child)
-                break
-            log_c = self.exploration
-            child = max(
-                available,
-                key=lambda n: n.reward / n.visits + log_c * math.sqrt(math.log(n.avail) / n.visits),
-            )
-            assert child.move is not None
-            H.apply_move(world, self._in_world(world, child.move))
-            path.append(child)
-            node = child
-            depth += 1
-        self._rollout(world, rng)
-        values = evaluate(world)
-        for visited in path:
-            visited.visits += 1
-            visited.reward += values[visited.side]
+                values.append(self._play_out(world.copy(), move, side))
+            base = values[0]
+            if base is None:
+                continue
+            for k in range(1, count):
+                value = values[k]
+                if value is None:
+                    continue
+                d = value - base
+                diff_sum[k] += d
+                diff_sq[k] += d * d
+                pairs[k] += 1
+        self.last_iterations = iterations
+        best, best_gain = 0, 0.0
+        for k in range(1, count):
+            n = pairs[k]
+            if n < 2:
+                continue
+            mean = diff_sum[k] / n
+            var = max(diff_sq[k] / n - mean * mean, 0.0) * n / (n - 1)
+            se = math.sqrt(var / n)
+            if mean > best_gain and mean > self.confidence * se:
+                best, best_gain = k, mean
+        return candidates[best]
 
-    @staticmethod
-    def _in_world(world: HandState, move: Move) -> Move:
-        """The move with the cards this world's player holds (ids travel between worlds, suits do not)."""
+    def _play_out(self, world: HandState, move: Move, side: int) -> float | None:
+        """Play ``move`` (the root player's) then the heuristic to the end of the hand (or the move
+        cap) in ``world``; the reward for ``side``, or None if the move is not legal in this world."""
         mid = move_id(move)
-        if mid >= 0:
-            return H.move_of_id(world, mid)
-        return move
-
-    def _rollout(self, world: HandState, rng: random.Random) -> None:
-        bot = self.heuristic
+        in_world = H.move_of_id(world, mid) if mid >= 0 else move
+        if H.check(world, in_world) is not None:
+            return None
+        H.apply_checked(world, in_world)
         for _ in range(self.rollout_moves):
-            if world.phase is Phase.OVER:
-                return
-            legal = legal_for(world)
-            move = bot.choose(view(world, world.to_move), legal, rng)
-            H.apply_move(world, move)
+            if not heuristic_step(world):
+                break
+        return reward(hand_scores(world), side, self.scale)
+
+
+def legal_side(view: View) -> int:
+    """The side of the seat deciding."""
+    return seating_of(view.rules, view.players).side_of[view.seat]
+
+
+def _action_and_wilds(legal: Sequence[Move], index: int) -> tuple[Action, int]:
+    """The action of ``legal[index]`` and the wilds it lays, from its id when ``legal`` has ids."""
+    if isinstance(legal, LegalMoves) and index < len(legal.ids):
+        decoded = DECODED[legal.ids[index]]
+        assert decoded is not None
+        return decoded.action, decoded.jokers + decoded.deuces
+    move = legal[index]
+    wilds = sum(1 for g in move.groups for c in g.cards if C.KIND_OF[c] <= C.DEUCE)
+    return move.action, wilds
 
 
 def register() -> None:
@@ -262,3 +280,6 @@ def register() -> None:
         return IsmctsBot(Budget.parse(options)) if options else IsmctsBot()
 
     register_bot("ismcts", factory)
+
+
+__all__ = ["Budget", "IsmctsBot", "hand_scores", "heuristic_step", "legal_for", "move_key", "reward"]

@@ -1,0 +1,138 @@
+"""The fast paths of the bots: ``LegalMoves`` (ids, moves built on read) against the engine's own moves,
+the heuristic's id scoring and world readings against its move scoring and views, playing a chosen move
+by id, and the search's pieces (heuristic rollouts, rewards, the paired choice)."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from handfoot.bots import Budget, HeuristicBot, IsmctsBot, RandomBot, legal_for
+from handfoot.bots.base import Bot, LegalMoves, _all_held, atomic_id_in, held_counts, move_of_id_for
+from handfoot.bots.heuristic import Reading, score_moves, score_reading
+from handfoot.bots.ismcts import hand_scores, heuristic_step, reward
+from handfoot.engine import Game, HandState, IllegalMove, Phase, sample_world, view
+from handfoot.engine import hand as H
+from handfoot.engine.moves import Action, Move
+from handfoot.engine.openings import opening_moves
+from handfoot.rules import PRESET_NAMES, preset
+from handfoot.sim.tournament import play_chosen
+
+CASES = [
+    (name, players)
+    for name in sorted(PRESET_NAMES)
+    for players in (2, 3, 4)
+    if players in preset(name).players_allowed
+]
+
+
+def engine_legal(state: HandState) -> list[Move]:
+    """The legal moves built the slow way: ``move_of_id`` for every id, then the held openings."""
+    moves = [H.move_of_id(state, mid) for mid in H.legal_ids(state)]
+    for move in opening_moves(state):
+        if move.action is Action.PICKUP and not _all_held(state, state.to_move, move):
+            continue
+        moves.append(move)
+    return moves
+
+
+def walk(rules_name: str, players: int, seed: int) -> list[HandState]:
+    """Copies of every position of a hand played by heuristic and random bots."""
+    game = Game(preset(rules_name), players, seed)
+    bots: list[Bot] = [RandomBot() if (s + seed) % 3 == 0 else HeuristicBot() for s in range(players)]
+    rng = random.Random(seed)
+    out: list[HandState] = []
+    while not game.results and len(out) < 2500:
+        state = game.state
+        out.append(state.copy())
+        legal = legal_for(state)
+        game.apply(bots[state.to_move].choose(view(state, state.to_move), legal, rng))
+    return out
+
+
+@pytest.mark.parametrize(("rules_name", "players"), CASES)
+def test_legal_moves_are_the_engines_moves_and_the_heuristic_scores_ids_alike(
+    rules_name: str, players: int
+) -> None:
+    for state in walk(rules_name, players, 1):
+        seat = state.to_move
+        legal = legal_for(state)
+        slow = engine_legal(state)
+        assert list(legal) == slow and len(legal) == len(slow)
+        assert legal == slow and all(move in legal for move in slow)
+        seat_view = view(state, seat)
+        held = held_counts(seat_view.hand)
+        for mid in legal.ids:
+            assert move_of_id_for(held, seat_view.pile_top, mid) == H.move_of_id(state, mid)
+        by_moves = score_moves(seat_view, slow)
+        assert score_moves(seat_view, legal) == by_moves
+        assert score_reading(Reading.of_world(state, seat), legal) == by_moves
+
+
+def test_legal_moves_behave_as_a_sequence() -> None:
+    state = walk("kitchen-table", 4, 2)[40]
+    legal = legal_for(state)
+    moves = list(legal)
+    assert legal[-1] == moves[-1] and legal[1:3] == moves[1:3]
+    with pytest.raises(IndexError):
+        legal[len(legal)]
+    assert Move(Action.YES) not in legal or state.phase is Phase.ANSWER
+    assert "draw" not in legal
+    assert legal_for(state) == legal
+    over = LegalMoves((), (), [0] * 53, -1)
+    assert not over and list(over) == []
+
+
+def test_a_chosen_atomic_move_is_played_by_id_and_anything_else_is_verified() -> None:
+    game = Game(preset("kitchen-table"), 4, 5)
+    bot, rng = HeuristicBot(), random.Random(0)
+    by_id = 0
+    while not game.results:
+        state = game.state
+        legal = legal_for(state, game.legal_ids())
+        move = bot.choose(view(state, state.to_move), legal, rng)
+        by_id += atomic_id_in(legal, move) >= 0
+        play_chosen(game, legal, move)
+    assert by_id > 50
+    game = Game(preset("kitchen-table"), 4, 5)
+    legal = legal_for(game.state, game.legal_ids())
+    with pytest.raises(IllegalMove):
+        play_chosen(game, legal, Move(Action.DISCARD, card=0))  # not the draw phase's move
+
+
+def test_heuristic_rollouts_play_a_sampled_world_to_the_end() -> None:
+    rng = random.Random(3)
+    for state in walk("kitchen-table", 4, 3)[::30]:
+        world = sample_world(view(state, state.to_move), rng)
+        steps = 0
+        while heuristic_step(world):
+            steps += 1
+            assert steps < 2000
+        assert world.phase is Phase.OVER
+        assert len(hand_scores(world)) == 2
+
+
+def test_reward_is_the_sign_and_size_of_the_lead() -> None:
+    assert reward([500, 100], 0, 600) > 0.5 > 0 > reward([500, 100], 1, 600) > -1
+    assert reward([300, 300], 0, 600) == 0.0
+    assert reward([100, 900, 400], 2, 600) < 0 < reward([100, 900, 400], 1, 600)
+
+
+def test_search_plays_the_heuristic_unless_a_candidate_is_clearly_better() -> None:
+    heuristic = HeuristicBot()
+    deviated = searched = 0
+    for state in walk("kitchen-table", 4, 4)[::9]:
+        seat_view = view(state, state.to_move)
+        legal = legal_for(state)
+        plain = heuristic.choose(seat_view, legal, random.Random(0))
+        one = IsmctsBot(Budget(iterations=1)).choose(seat_view, legal, random.Random(0))
+        assert one == plain  # one world cannot show a candidate clearly better
+        bot = IsmctsBot(Budget(iterations=4), rollout_moves=60)
+        move = bot.choose(seat_view, legal, random.Random(1))
+        assert move in legal
+        again = IsmctsBot(Budget(iterations=4), rollout_moves=60).choose(seat_view, legal, random.Random(1))
+        assert again == move  # reproducible for a seeded generator
+        searched += bot.last_iterations > 0
+        deviated += move != plain
+    assert searched > 3
