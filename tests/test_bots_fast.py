@@ -10,7 +10,7 @@ import pytest
 
 from handfoot.bots import Budget, HeuristicBot, IsmctsBot, RandomBot, legal_for
 from handfoot.bots.base import Bot, LegalMoves, _all_held, atomic_id_in, held_counts, move_of_id_for
-from handfoot.bots.heuristic import Reading, score_moves, score_reading
+from handfoot.bots.heuristic import Reading, best_id_index, best_index, score_ids, score_moves, score_reading
 from handfoot.bots.ismcts import hand_scores, heuristic_step, reward
 from handfoot.engine import Game, HandState, IllegalMove, Phase, sample_world, view
 from handfoot.engine import hand as H
@@ -67,7 +67,10 @@ def test_legal_moves_are_the_engines_moves_and_the_heuristic_scores_ids_alike(
             assert move_of_id_for(held, seat_view.pile_top, mid) == H.move_of_id(state, mid)
         by_moves = score_moves(seat_view, slow)
         assert score_moves(seat_view, legal) == by_moves
-        assert score_reading(Reading.of_world(state, seat), legal) == by_moves
+        reading = Reading.of_world(state, seat)
+        assert score_reading(reading, legal) == by_moves
+        if len(legal.ids) > 1:
+            assert best_id_index(reading, legal.ids) == best_index(score_ids(reading, legal.ids))
 
 
 def test_legal_moves_behave_as_a_sequence() -> None:

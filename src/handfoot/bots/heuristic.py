@@ -22,6 +22,7 @@ It reads only the ``View`` and the legal moves; its evaluations are its own, leg
 
 from __future__ import annotations
 
+import math
 import random
 from collections.abc import Sequence
 from typing import Protocol
@@ -474,6 +475,74 @@ def score_ids(r: Reading, ids: Sequence[int]) -> list[float]:
     return scores
 
 
+def best_id_index(r: Reading, ids: Sequence[int]) -> int:
+    """``best_index(score_ids(r, ids))``, faster in the play phase: the discards are scored only when
+    their upper bound (``_discard_bound``) reaches the best other move's score."""
+    if r.phase is not Phase.PLAY:
+        return best_index(score_ids(r, ids))
+    facts = _ID_FACTS
+    top = -math.inf
+    out_ok: bool | None = None
+    has_discard = False
+    for mid in ids:
+        fact = facts[mid]
+        assert fact is not None
+        action = fact[0]
+        if action is Action.DISCARD:
+            has_discard = True
+            continue
+        if action is Action.MELD:
+            if out_ok is None:
+                out_ok = wants_out(r)
+            score = _score_one_group(r, fact[1], fact[2], fact[3], out_ok)
+        elif action is Action.ASK:
+            score = _score_ask(r)
+        else:
+            score = -1000.0
+        if score > top:
+            top = score
+    if has_discard and _discard_bound(r) >= top:
+        return best_index(score_ids(r, ids))
+    # no discard can reach ``top``: the first other move with the top score
+    for index, mid in enumerate(ids):
+        fact = facts[mid]
+        assert fact is not None
+        if fact[0] is Action.DISCARD:
+            continue
+        if fact[0] is Action.MELD:
+            assert out_ok is not None
+            score = _score_one_group(r, fact[1], fact[2], fact[3], out_ok)
+        elif fact[0] is Action.ASK:
+            score = _score_ask(r)
+        else:
+            score = -1000.0
+        if score == top:
+            return index
+    return best_index(score_ids(r, ids))
+
+
+def _discard_bound(r: Reading) -> float:
+    """An upper bound of ``_discard_scores`` over the kinds held (danger and melds only lower them)."""
+    rules = r.rules
+    counts = r.counts
+    values = rules.card_values
+    bound = -math.inf
+    for kind in range(C.NUM_KINDS):
+        if not counts[kind]:
+            continue
+        if kind == RED_THREE:
+            b = 500.0 if rules.red_threes is RedThrees.HOLD else 100.0
+        elif kind == BLACK_THREE:
+            b = 300.0 if rules.black_three_freezes else 200.0
+        elif kind <= DEUCE:
+            b = -300.0 - values[kind]
+        else:
+            b = 40.0 + values[kind] / 5.0
+        if b > bound:
+            bound = b
+    return bound
+
+
 def _score_draw(r: Reading, is_draw: bool, naturals: int, wilds: int) -> float:
     if is_draw:
         return 0.0
@@ -582,6 +651,10 @@ def _discard_scores(r: Reading) -> list[float]:
     )
     pile_weight = 1.0 + min(r.pile_gain(), 20) / 4.0
     values = rules.card_values
+    shoe = shoe_kinds(rules, r.players)
+    r.unseen(C.ACE)  # fills r._seen
+    seen = r._seen
+    assert seen is not None
     for kind in range(C.NUM_KINDS):
         if not counts[kind]:
             continue
@@ -608,7 +681,7 @@ def _discard_scores(r: Reading) -> list[float]:
         danger = 0.0
         if opponent and can_take:
             need = rules.pickup_naturals_on_meld if kind in next_melds else rules.pickup_naturals
-            unseen = r.unseen(kind)
+            unseen = max(shoe[kind] - seen[kind], 0)
             danger = 8.0 * unseen / (need + 1)
             if kind in next_melds:
                 danger += 40.0

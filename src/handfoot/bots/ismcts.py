@@ -39,6 +39,7 @@ from handfoot.bots.base import DECODED, Bot, LegalMoves, _all_held, legal_for, r
 from handfoot.bots.heuristic import (
     Reading,
     answer_permission,
+    best_id_index,
     best_index,
     score_ids,
     score_reading,
@@ -127,10 +128,12 @@ def heuristic_step(world: HandState) -> bool:
         compound = [
             m for m in opening_moves(world) if m.action is not Action.PICKUP or _all_held(world, seat, m)
         ]
-    scores = score_ids(r, ids)
     if compound:
+        scores = score_ids(r, ids)
         scores.extend(score_reading(r, compound))
-    best = best_index(scores) if len(scores) > 1 else 0
+        best = best_index(scores)
+    else:
+        best = best_id_index(r, ids) if len(ids) > 1 else 0
     move = H.move_of_id(world, ids[best]) if best < len(ids) else compound[best - len(ids)]
     H.apply_checked(world, move)
     return True
