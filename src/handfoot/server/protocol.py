@@ -20,7 +20,7 @@ from handfoot.engine import Event, Seating, View
 PROTOCOL_VERSION = 1
 MAX_MESSAGE_CHARS = 8192
 MAX_MOVE_CHARS = 600
-MESSAGE_TYPES = ("hello", "move", "sync", "ping")
+MESSAGE_TYPES = ("hello", "move", "sync", "ping", "hint")
 
 
 class ProtocolError(ValueError):
@@ -76,8 +76,16 @@ class Ping(_Message):
     type: Literal["ping"]
 
 
-ClientMessage = Annotated[Hello | MoveMessage | Sync | Ping, Field(discriminator="type")]
-_CLIENT_ADAPTER: TypeAdapter[Hello | MoveMessage | Sync | Ping] = TypeAdapter(ClientMessage)
+class HintRequest(_Message):
+    """Ask for a trainer hint for the position at ``version`` (the asking seat must be to move)."""
+
+    type: Literal["hint"]
+    version: int = Field(ge=0)
+
+
+AnyClientMessage = Hello | MoveMessage | Sync | Ping | HintRequest
+ClientMessage = Annotated[AnyClientMessage, Field(discriminator="type")]
+_CLIENT_ADAPTER: TypeAdapter[AnyClientMessage] = TypeAdapter(ClientMessage)
 
 
 def describe_validation(exc: ValidationError, drop_tag: bool = True) -> str:
@@ -95,7 +103,7 @@ def describe_validation(exc: ValidationError, drop_tag: bool = True) -> str:
     return "; ".join(parts)
 
 
-def parse_client_message(text: str | bytes) -> Hello | MoveMessage | Sync | Ping:
+def parse_client_message(text: str | bytes) -> AnyClientMessage:
     """The client message in ``text``; raises ProtocolError saying what is wrong with it."""
     if isinstance(text, bytes):
         raise ProtocolError("messages are JSON text frames, not binary frames")

@@ -13,10 +13,12 @@ from typing import Any
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
 from handfoot.server.fanout import broadcast_table, send, state_for
+from handfoot.server.hints import answer_hint
 from handfoot.server.pipeline import Refused, play
 from handfoot.server.protocol import (
     PROTOCOL_VERSION,
     Hello,
+    HintRequest,
     MoveMessage,
     Ping,
     ProtocolError,
@@ -149,6 +151,8 @@ async def _serve(
                 await send(live, conn, state_for(live, conn.seat))
         elif isinstance(message, Hello):
             await send(live, conn, error_message("bad_message", "hello is only the first message"))
+        elif isinstance(message, HintRequest):
+            await answer_hint(live, conn, message)
         elif isinstance(message, MoveMessage):
             outcome = await play(service, live, token, message.version, message.move)
             if isinstance(outcome, Refused):
