@@ -14,7 +14,7 @@ from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
-from handfoot.server import scorepad, web
+from handfoot.server import replay, scorepad, web
 from handfoot.server.bot_runner import BotRunner
 from handfoot.server.config import Settings
 from handfoot.server.fanout import broadcast_table, catch_up, catch_up_all, make_fanout
@@ -178,5 +178,6 @@ def create_app(settings: Settings) -> FastAPI:
 
     app.add_api_websocket_route("/ws/tables/{table_id}", table_socket)
     scorepad.register(app)
+    replay.register(app)
     web.mount(app)
     return app

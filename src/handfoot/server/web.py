@@ -1,8 +1,8 @@
 """The browser client: the built bundle in ``handfoot/web`` (its TypeScript source is ``web-client/``).
 
 ``mount(app)`` serves ``index.html`` for the client's pages (``/``, ``/play/{id}``, ``/watch/{id}``,
-``/scorepad``) and the bundle's files under ``/assets``. The page reads the table id and the seat token
-(after ``#``, so it never reaches the server) from its own address.
+``/replay/{id}``, ``/scorepad``) and the bundle's files under ``/assets``. The page reads the table id
+and the seat token (after ``#``, so it never reaches the server) from its own address.
 """
 
 from __future__ import annotations
@@ -14,7 +14,7 @@ from fastapi.responses import FileResponse, PlainTextResponse, Response
 from fastapi.staticfiles import StaticFiles
 
 WEB_DIR = Path(__file__).resolve().parent.parent / "web"
-PAGES = ("/", "/play/{table_id}", "/watch/{table_id}", "/scorepad")
+PAGES = ("/", "/play/{table_id}", "/watch/{table_id}", "/replay/{table_id}", "/scorepad")
 # The page itself may only load what this server serves: no fonts, images or scripts from other hosts.
 SECURITY_HEADERS = {
     "Content-Security-Policy": (
