@@ -173,10 +173,22 @@ export interface Refused {
   move: string;
 }
 
+/** A trainer hint, sent only to the seat that asked (docs/protocol.md, "hint"). */
+export interface HintMessage {
+  type: "hint";
+  version: number;
+  seat: number;
+  move: string;
+  reason: string;
+  /** The cards of each group the move names (one card for a discard; none for draw, ask, yes, no). */
+  groups: string[][];
+}
+
 export type ServerMessage =
   | Welcome
   | StateMessage
   | Refused
+  | HintMessage
   | { type: "table"; table: TableSummary }
   | { type: "error"; code: string; message: string }
   | { type: "pong" };
@@ -220,7 +232,42 @@ export const api = {
       { token, name },
     ),
   score: (body: unknown) => request<ScoreSheetResult>("POST", "/api/score", body),
+  replay: (id: string) => request<ReplayListing>("GET", `/api/tables/${encodeURIComponent(id)}/replay`),
+  replayStep: (id: string, step: number) =>
+    request<ReplayStep>("GET", `/api/tables/${encodeURIComponent(id)}/replay/${step}`),
 };
+
+/** A finished game's steps: step 0 is the first deal, step n the position after move n. */
+export interface ReplayListing {
+  table: TableSummary;
+  rules: Record<string, OptionValue>;
+  seating: Seating;
+  steps: { step: number; hand_index: number; seat: number | null; move: string | null; hand_end: boolean }[];
+}
+
+/** How a hand ended, at the step of its last move: scores, lines, and the cards each seat still held. */
+export interface HandEnd {
+  hand_index: number;
+  scores: number[];
+  went_out: number | null;
+  reason: string;
+  lines: ScoreLine[][];
+  cards_left: { hand: string[]; foot: string[] }[];
+}
+
+/** The public view of a finished game at one step. */
+export interface ReplayStep {
+  step: number;
+  steps: number;
+  hand_index: number;
+  seat: number | null;
+  move: string | null;
+  events: GameEvent[];
+  view: View;
+  totals: number[];
+  hands_done: number;
+  hand_end: HandEnd | null;
+}
 
 export interface ScoreSheetResult {
   rules: string;

@@ -453,7 +453,7 @@ function RecentPanel() {
                   ))}
                 </details>
               ) : null}
-              <a href={`/watch/${t.id}`}>Watch</a>
+              {s?.finished ? <a href={`/replay/${t.id}`}>Replay</a> : <a href={`/watch/${t.id}`}>Watch</a>}
               <button
                 type="button"
                 class="link"

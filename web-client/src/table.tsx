@@ -7,6 +7,7 @@ import {
   PROTOCOL,
   socketUrl,
   type GameEvent,
+  type HintMessage,
   type MeldView,
   type Refused,
   type ServerMessage,
@@ -33,14 +34,40 @@ interface LogEntry {
 
 type Status = "connecting" | "open" | "closed" | "refused";
 
-function seatLabel(table: TableSummary | undefined, seat: number, me: number | null): string {
+/** The trainer's hint: none asked, being computed, the answer, or why there is none. */
+type HintState = { kind: "none" } | { kind: "asking"; version: number } | { kind: "shown"; hint: HintMessage } | { kind: "refused"; message: string };
+
+/** The groups of a move's text ("meld KS KH | K: 2C"): each group's rank when written "R: ...". */
+function groupRanks(move: string): (string | undefined)[] {
+  const body = move.replace(/^\S+\s*/, "");
+  return body.split("|").map((part) => /^\s*([A-Z0-9]):/.exec(part)?.[1]);
+}
+
+/** Indexes into the sorted hand for the cards of each group (each copy used once); null if a card is missing. */
+function indexesOf(hand: string[], groups: string[][]): number[][] | null {
+  const used = new Set<number>();
+  const out: number[][] = [];
+  for (const group of groups) {
+    const indexes: number[] = [];
+    for (const code of group) {
+      const i = hand.findIndex((c, j) => c === code && !used.has(j));
+      if (i < 0) return null;
+      used.add(i);
+      indexes.push(i);
+    }
+    out.push(indexes);
+  }
+  return out;
+}
+
+export function seatLabel(table: TableSummary | undefined, seat: number, me: number | null): string {
   const s = table?.seats[seat];
   let name = s?.name ?? `Seat ${seat + 1}`;
   if (s?.kind === "bot" && s.name === null) name = `${capital(s.bot ?? "bot")} bot ${seat + 1}`;
   return seat === me ? `${name} (you)` : name;
 }
 
-function winsText(name: string, seats: number): string {
+export function winsText(name: string, seats: number): string {
   return `${name} ${seats > 1 ? "win" : "wins"}`;
 }
 
@@ -55,7 +82,7 @@ function groupText(hand: string[], group: Group): string {
   return allWild ? `W: ${cards.join(" ")}` : cards.join(" ");
 }
 
-function describeEvent(e: GameEvent, name: (seat: number) => string, blackThreeFreezes: boolean): LogEntry | null {
+export function describeEvent(e: GameEvent, name: (seat: number) => string, blackThreeFreezes: boolean): LogEntry | null {
   const who = e.seat >= 0 ? name(e.seat) : "";
   const cards = e.cards.join(" ");
   switch (e.type) {
@@ -189,6 +216,8 @@ function Table({ tableId, token, name }: { tableId: string; token: string | null
   const [log, setLog] = useState<LogEntry[]>([]);
   const [toast, setToast] = useState<string | null>(null);
   const [endShown, setEndShown] = useState<number | null>(null);
+  const [hint, setHint] = useState<HintState>({ kind: "none" });
+  const [trainerOpen, setTrainerOpen] = useState(false);
   const socket = useRef<WebSocket | null>(null);
   const logId = useRef(1);
   const handsSeen = useRef<number | null>(null);
@@ -264,6 +293,7 @@ function Table({ tableId, token, name }: { tableId: string; token: string | null
         setTable(message.table);
         tableRef.current = message.table;
         setRefused((r) => (r && r.version < message.version ? null : r));
+        setHint((h) => (h.kind === "refused" ? { kind: "none" } : h));
         setStatus("open");
         const w = welcomeRef.current;
         if (message.last) {
@@ -286,11 +316,41 @@ function Table({ tableId, token, name }: { tableId: string; token: string | null
       case "refused":
         setRefused(message);
         break;
+      case "hint":
+        setHint({ kind: "shown", hint: message });
+        break;
       case "error":
-        setError(`${message.code}: ${message.message}`);
+        if (message.code === "no_hint") setHint({ kind: "refused", message: message.message });
+        else setError(`${message.code}: ${message.message}`);
         break;
       case "pong":
         break;
+    }
+  }
+
+  function askHint() {
+    if (!state || !socket.current || socket.current.readyState !== WebSocket.OPEN) return;
+    setTrainerOpen(true);
+    setHint({ kind: "asking", version: state.version });
+    socket.current.send(JSON.stringify({ type: "hint", version: state.version }));
+  }
+
+  /** Select the hint's cards: a pickup's first group selected and its other groups staged; a meld's
+   * groups staged (with their ranks); a discard's card selected. */
+  function selectHint(h: HintMessage) {
+    const found = indexesOf(hand, h.groups);
+    if (!found) return;
+    const ranks = groupRanks(h.move);
+    const action = h.move.split(" ")[0];
+    if (action === "pickup") {
+      setSelected(found[0] ?? []);
+      setGroups(found.slice(1).map((indexes) => ({ indexes })));
+    } else if (action === "meld") {
+      setSelected([]);
+      setGroups(found.map((indexes, i) => ({ indexes, ...(ranks[i] ? { rank: ranks[i] } : {}) })));
+    } else {
+      setGroups([]);
+      setSelected(found[0] ?? []);
     }
   }
 
@@ -373,6 +433,7 @@ function Table({ tableId, token, name }: { tableId: string; token: string | null
       else if (key === "g") stageGroup();
       else if (key === "x") discard();
       else if (key === "p") pickup();
+      else if (key === "h") askHint();
       else return;
       ev.preventDefault();
     };
@@ -406,6 +467,7 @@ function Table({ tableId, token, name }: { tableId: string; token: string | null
   const frozen = Boolean(rules.black_three_freezes) && (top === "3S" || top === "3C");
   const turnName = label(view.to_move);
   const lastHand = endShown !== null ? table.hands[endShown] : undefined;
+  const shownHint = hint.kind === "shown" && hint.hint.version === state?.version ? hint.hint : null;
 
   return (
     <div class="page table-page">
@@ -565,7 +627,7 @@ function Table({ tableId, token, name }: { tableId: string; token: string | null
                 Add group
               </button>
               <button type="button" class="action primary" disabled={!myTurn || view.phase !== "play" || (!selected.length && !groups.length)} onClick={meld} aria-keyshortcuts="M">
-                Meld{groups.length ? ` ${groups.length + (selected.length ? 1 : 0)} groups` : ""}
+                Meld{groups.length + (selected.length ? 1 : 0) > 1 ? ` ${groups.length + (selected.length ? 1 : 0)} groups` : ""}
               </button>
               <button type="button" class="action" disabled={!myTurn || view.phase !== "play" || selectedCards.length !== 1} onClick={discard} aria-keyshortcuts="X">
                 Discard
@@ -589,7 +651,7 @@ function Table({ tableId, token, name }: { tableId: string; token: string | null
                 Clear
               </button>
             </div>
-            <p class="keys muted">Keys: Tab to a card, Space to select · D draw · P take pile · G add group · M meld · X discard · Esc clear</p>
+            <p class="keys muted">Keys: Tab to a card, Space to select · D draw · P take pile · G add group · M meld · X discard · H hint · Esc clear</p>
           </section>
         ) : null}
 
@@ -626,7 +688,7 @@ function Table({ tableId, token, name }: { tableId: string; token: string | null
             ) : null}
             {table.finished ? (
               <p>
-                <a href={`/api/tables/${tableId}/record`}>Download the game record</a>
+                <a href={`/replay/${tableId}`}>Replay the game move by move</a> · <a href={`/api/tables/${tableId}/record`}>Download the game record</a>
               </p>
             ) : null}
           </details>
@@ -640,11 +702,34 @@ function Table({ tableId, token, name }: { tableId: string; token: string | null
               ))}
             </ol>
           </details>
-          <details class="panel-box">
+          <details class="panel-box" open={trainerOpen} onToggle={(e) => setTrainerOpen((e.currentTarget as HTMLDetailsElement).open)}>
             <summary>Trainer</summary>
-            <p class="muted" data-testid="trainer">
-              Hints are not offered by this server yet. When the server sends hints, they will appear here.
-            </p>
+            <div class="hint-box" data-testid="trainer">
+              {me === null ? (
+                <p class="muted">Hints are for the players; spectators get none.</p>
+              ) : (
+                <>
+                  <button type="button" class="action" disabled={!myTurn || hint.kind === "asking"} onClick={askHint} aria-keyshortcuts="H">
+                    {hint.kind === "asking" ? "Thinking…" : "Hint"}
+                  </button>
+                  {!myTurn ? <span class="muted"> Hints are given on your turn.</span> : null}
+                  {shownHint ? (
+                    <div class="hint" data-testid="hint" aria-live="polite">
+                      <p>
+                        Suggested: <code data-testid="hint-move">{shownHint.move}</code>
+                      </p>
+                      <p data-testid="hint-reason">{shownHint.reason}.</p>
+                      {shownHint.groups.length ? (
+                        <button type="button" class="link" onClick={() => selectHint(shownHint)}>
+                          Select these cards
+                        </button>
+                      ) : null}
+                    </div>
+                  ) : null}
+                  {hint.kind === "refused" ? <p class="muted" data-testid="hint-refused">{hint.message}</p> : null}
+                </>
+              )}
+            </div>
             {myTurn ? (
               <>
                 <p>Moves the rules allow now ({legal.length}; melds of several groups are allowed too):</p>
@@ -671,9 +756,14 @@ function Table({ tableId, token, name }: { tableId: string; token: string | null
               <h3>Score sheet</h3>
               <ScoreSheet sides={sideNames} hands={table.hands} totals={table.totals} winner={table.winner} finished={table.finished} />
               {table.finished ? (
-                <p class="winner-line" data-testid="winner">
-                  {table.winner === null ? "The game ends in a tie." : `${winsText(sideNames[table.winner] ?? "?", seating.sides[table.winner]?.length ?? 1)} the game!`}
-                </p>
+                <>
+                  <p class="winner-line" data-testid="winner">
+                    {table.winner === null ? "The game ends in a tie." : `${winsText(sideNames[table.winner] ?? "?", seating.sides[table.winner]?.length ?? 1)} the game!`}
+                  </p>
+                  <p>
+                    <a href={`/replay/${tableId}`}>Replay the game move by move</a>
+                  </p>
+                </>
               ) : null}
               <button type="button" class="primary" autoFocus onClick={() => setEndShown(null)}>
                 {table.finished ? "Close" : "Next hand"}
@@ -692,7 +782,7 @@ function meldOrder(cards: string[]): string[] {
   return [...sorted.filter((c) => !isWild(c)), ...sorted.filter(isWild)];
 }
 
-function MeldRow({
+export function MeldRow({
   title,
   melds,
   bookSize,
