@@ -8,7 +8,7 @@ from dataclasses import dataclass
 from handfoot import cards as C
 from handfoot.engine.events import Event
 from handfoot.engine.hand import lay_red_threes_from_hand
-from handfoot.engine.state import HandState
+from handfoot.engine.state import HandState, Phase
 from handfoot.rules.options import RuleSet
 
 
@@ -84,6 +84,9 @@ def deal(
     state.stock = stock
     state.pile = pile
     events: list[Event] = []
+    if rules.pick_foot_seen:
+        state.phase = Phase.PICK_FOOT  # red 3s are laid once every seat has chosen its Hand
+        return state, events
     for offset in range(players):
         lay_red_threes_from_hand(state, (state.first_player + offset) % players, events)
     return state, events

@@ -15,6 +15,7 @@ class EventType(StrEnum):
     DISCARDED = "discarded"
     RED_THREE = "red_three"  # a red 3 laid down
     FOOT = "foot"  # picked up the Foot
+    PICKED = "picked"  # chose which seen pile is the Foot (pick_foot_seen): detail "keep" or "swap"
     ASKED = "asked"
     ANSWERED = "answered"
     WENT_OUT = "went_out"

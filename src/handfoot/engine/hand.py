@@ -16,10 +16,12 @@ from handfoot.engine.moves import (
     ASK_ID,
     DISCARD_BASE,
     DRAW_ID,
+    KEEP_ID,
     MAX_PICKUP_NATURALS,
     NEW_BASE,
     NO_ID,
     PICKUP_BASE,
+    SWAP_ID,
     TRIPLE_COMBOS,
     YES_ID,
     Action,
@@ -296,6 +298,12 @@ def check(s: HandState, move: Move) -> Refusal | None:
     phase = s.phase
     if phase is Phase.OVER:
         return Refusal("turn", "The hand is over.")
+    if phase is Phase.PICK_FOOT:
+        if action in (Action.KEEP, Action.SWAP):
+            return None
+        return Refusal("pick_foot_seen", "First choose which of your two piles is the Foot: keep or swap.")
+    if action in (Action.KEEP, Action.SWAP):
+        return Refusal("pick_foot_seen", "The Foot is chosen only when the piles are dealt.")
     if phase is Phase.ANSWER:
         if action in (Action.YES, Action.NO):
             return None
@@ -631,6 +639,8 @@ def legal_ids(s: HandState) -> list[int]:
         return []
     if phase is Phase.ANSWER:
         return [YES_ID, NO_ID]
+    if phase is Phase.PICK_FOOT:
+        return [KEEP_ID, SWAP_ID]
     seat = s.to_move
     if phase is Phase.DRAW:
         pickups = _pickup_ids(s, seat)
@@ -852,6 +862,25 @@ def _after_meld(s: HandState, seat: int, events: list[Event]) -> None:
     _end_turn(s, events)
 
 
+def _pick_foot(s: HandState, seat: int, swap: bool, events: list[Event]) -> None:
+    """``seat`` keeps its dealt Hand or swaps it with its Foot; after the last seat, play begins."""
+    if swap:
+        held = [card for card in range(C.NUM_CARD_IDS) for _ in range(s.hand_cards[seat][card])]
+        for card in held:
+            _take(s, seat, card)
+        for card in s.feet[seat]:
+            _give(s, seat, card)
+        s.feet[seat] = held
+    events.append(Event(EventType.PICKED, seat, detail="swap" if swap else "keep"))
+    following = (seat + 1) % s.players
+    if following != s.first_player:
+        s.to_move = s.turn_seat = following
+        return
+    for offset in range(s.players):
+        lay_red_threes_from_hand(s, (s.first_player + offset) % s.players, events)
+    _start_turn(s, s.first_player, events)
+
+
 def apply_move(s: HandState, move: Move) -> list[Event]:
     """Verify ``move`` and play it; returns its events. Raises IllegalMove and changes nothing if illegal."""
     why = check(s, move)
@@ -884,6 +913,9 @@ def apply_checked(s: HandState, move: Move) -> list[Event]:
             _went_out(s, seat, events, bonus=True)
             return events
         _end_turn(s, events)
+        return events
+    if action is Action.KEEP or action is Action.SWAP:
+        _pick_foot(s, seat, action is Action.SWAP, events)
         return events
     if action is Action.ASK:
         s.phase = Phase.ANSWER

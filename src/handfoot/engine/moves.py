@@ -7,6 +7,7 @@ Text forms (the actor is always whoever is to move)::
     meld KS KH KD [| 8S 8H 2C]  lay groups; "K: 2C JK" names the target rank of a group of wilds
     discard 5H
     ask / yes / no               "May I go out?" and the partner's answer
+    keep / swap                  with pick_foot_seen: keep the dealt Hand, or take the other pile as the Hand
 
 Atomic moves have ids (``move_id``): ``draw``, a pickup with 0-3 naturals from the hand, a discard of
 one kind, ask/yes/no, and a single meld group of one card or of three cards. A meld or pickup of several
@@ -32,6 +33,8 @@ class Action(IntEnum):
     ASK = 4
     YES = 5
     NO = 6
+    KEEP = 7  # keep the dealt Hand as the Hand (pick_foot_seen)
+    SWAP = 8  # take the other pile as the Hand, the dealt Hand as the Foot (pick_foot_seen)
 
 
 class Group(NamedTuple):
@@ -65,6 +68,8 @@ DISCARD_BASE = 8  # + kind
 ASK_ID = 23
 YES_ID = 24
 NO_ID = 25
+KEEP_ID = 26
+SWAP_ID = 27
 NEW_BASE = 32  # + rank * 8 + combo index
 ADD_BASE = 160  # + rank * 3 + card type (0 natural, 1 joker, 2 deuce)
 NUM_MOVE_IDS = ADD_BASE + 3 * C.NUM_KINDS
@@ -122,6 +127,10 @@ def move_id(move: Move) -> int:
         return YES_ID
     if action is Action.NO:
         return NO_ID
+    if action is Action.KEEP:
+        return KEEP_ID
+    if action is Action.SWAP:
+        return SWAP_ID
     if len(move.groups) != 1:
         return -1
     group = move.groups[0]
@@ -161,6 +170,10 @@ def decode_id(mid: int) -> DecodedId:
         return DecodedId(Action.YES)
     if mid == NO_ID:
         return DecodedId(Action.NO)
+    if mid == KEEP_ID:
+        return DecodedId(Action.KEEP)
+    if mid == SWAP_ID:
+        return DecodedId(Action.SWAP)
     if NEW_BASE <= mid < NEW_BASE + 8 * C.NUM_KINDS:
         rank, index = divmod(mid - NEW_BASE, 8)
         if index < len(TRIPLE_COMBOS) and rank in _GROUP_RANKS:
@@ -239,10 +252,10 @@ def parse_move(text: str) -> Move:
     """The Move a text names; raises MoveSyntaxError (saying what the notation allows) otherwise."""
     words = text.strip().split(None, 1)
     if not words:
-        raise MoveSyntaxError("an empty move: use draw, pickup, meld, discard, ask, yes or no")
+        raise MoveSyntaxError("an empty move: use draw, pickup, meld, discard, ask, yes, no, keep or swap")
     verb = words[0].lower()
     rest = words[1] if len(words) > 1 else ""
-    if verb in ("draw", "ask", "yes", "no"):
+    if verb in ("draw", "ask", "yes", "no", "keep", "swap"):
         if rest.strip():
             raise MoveSyntaxError(f"'{verb}' takes nothing after it")
         return Move(Action[verb.upper()])
@@ -260,4 +273,6 @@ def parse_move(text: str) -> Move:
         if verb == "meld" and not rest.strip():
             raise MoveSyntaxError("meld needs at least one group of cards")
         return Move(Action.MELD if verb == "meld" else Action.PICKUP, groups)
-    raise MoveSyntaxError(f"{verb!r} is not a move: use draw, pickup, meld, discard, ask, yes or no")
+    raise MoveSyntaxError(
+        f"{verb!r} is not a move: use draw, pickup, meld, discard, ask, yes, no, keep or swap"
+    )

@@ -19,6 +19,7 @@ class Phase(IntEnum):
     PLAY = 1  # may meld, ask, and must discard (or go out)
     ANSWER = 2  # the partner answers "May I go out?"
     OVER = 3  # the hand has ended
+    PICK_FOOT = 4  # seats in turn keep or swap their two seen piles (rules.pick_foot_seen)
 
 
 class EndReason(IntEnum):

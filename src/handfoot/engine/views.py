@@ -52,6 +52,9 @@ class View:
     phase: Phase
     permission: int
     hand: tuple[int, ...]  # the viewer's own cards, sorted (empty for a spectator)
+    foot: tuple[
+        int, ...
+    ]  # the viewer's unplayed Foot, sorted, where the rules let it be seen (pick_foot_seen)
     seats: tuple[SeatView, ...]
     melds: tuple[MeldView, ...]
     red_threes: tuple[tuple[int, ...], ...]  # laid down, per side
@@ -87,6 +90,7 @@ def view(s: HandState, seat: int) -> View:
         phase=s.phase,
         permission=s.permission,
         hand=_sorted_hand(s, seat) if seat >= 0 else (),
+        foot=tuple(sorted(s.feet[seat], key=C.sort_key)) if seat >= 0 and s.rules.pick_foot_seen else (),
         seats=tuple(
             SeatView(s.hand_size(p), s.in_foot[p], len(s.feet[p]), tuple(s.known[p]))
             for p in range(s.players)
@@ -116,7 +120,7 @@ def unseen_cards(v: View) -> list[int]:
     """The cards (ids, with repeats) whose place the viewer does not know: shoe minus everything seen."""
     rules = v.rules
     pool = C.shoe_counts(rules.decks_for(v.players), rules.jokers_per_deck)
-    seen: list[int] = list(v.hand)
+    seen: list[int] = list(v.hand) + list(v.foot)
     for meld in v.melds:
         seen.extend(meld.cards)
     for laid in v.red_threes:
@@ -159,8 +163,11 @@ def sample_world(v: View, rng: random.Random) -> HandState:
             missing = seat_view.hand_count - len(hands[seat])
             hands[seat].extend(pool[:missing])
             del pool[:missing]
-        s.feet[seat] = pool[: seat_view.foot_count]
-        del pool[: seat_view.foot_count]
+        if seat == v.seat and v.foot:
+            s.feet[seat] = list(v.foot)
+        else:
+            s.feet[seat] = pool[: seat_view.foot_count]
+            del pool[: seat_view.foot_count]
         s.in_foot[seat] = seat_view.in_foot
         s.known[seat] = list(seat_view.known)
         for card in hands[seat]:
