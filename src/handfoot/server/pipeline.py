@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from typing import Any
 
@@ -26,6 +27,11 @@ from handfoot.server.storage import MoveConflict, StorageError
 from handfoot.server.tables import LiveTable, TableService, snapshot_of
 
 log = logging.getLogger("handfoot.server")
+
+# Moves are stored from these threads: a commit waiting for the disk holds a thread, not the event loop,
+# and commits of several tables can be in flight at once (the database groups them).
+STORE_THREADS = 16
+_store_pool = ThreadPoolExecutor(STORE_THREADS, thread_name_prefix="handfoot-store")
 
 # The ``rule`` of refusals made before the engine is asked.
 SEAT_RULE = "seat"
@@ -173,7 +179,7 @@ async def store_async(service: TableService, live: LiveTable, played: Played) ->
     """Store a played move in a worker thread, so that the event loop serves other tables while the
     database commits (a PostgreSQL commit waits for its log to reach the disk)."""
     try:
-        await asyncio.to_thread(_write, service, live, played)
+        await asyncio.get_running_loop().run_in_executor(_store_pool, _write, service, live, played)
     except StorageError as exc:
         return _stored(service, live, played, exc)
     return _stored(service, live, played, None)

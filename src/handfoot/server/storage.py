@@ -78,6 +78,9 @@ moves_t = Table(
     PrimaryKeyConstraint("table_id", "seq", name="hf_moves_table_seq_key"),
 )
 
+# Connections kept for storing moves (the server stores from up to 16 threads at once).
+STORE_CONNECTIONS = 16
+
 # Taken (on PostgreSQL) while creating the schema, so that processes starting together do not race.
 SCHEMA_LOCK_KEY = 0x48465343
 
@@ -175,7 +178,9 @@ class Storage:
         # round trip instead of three (BEGIN, INSERT, COMMIT). A single statement is atomic either way.
         self.single: Engine = self.engine
         if self.engine.dialect.name != "sqlite":
-            self.single = create_engine(database_url(url), isolation_level="AUTOCOMMIT")
+            self.single = create_engine(
+                database_url(url), isolation_level="AUTOCOMMIT", pool_size=STORE_CONNECTIONS, max_overflow=8
+            )
 
     def close(self) -> None:
         """Release the database connections."""
