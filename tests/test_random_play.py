@@ -1,0 +1,557 @@
+"""Random play across every preset and every allowed player count, with the engine's invariants checked.
+
+Each case (preset, players) plays ``HANDS`` hands of random play (``conftest.RandomPlayer``: openings and
+melds preferred, so hands reach the Foot, books and going out), game after game from fixed seeds.
+
+At every step of every hand (light checks):
+
+- cards are conserved: hands, feet, stock, pile, melds and laid red 3s hold exactly the shoe, and each
+  hand's per-kind counts agree with its per-card counts;
+- the table keeps the rules: every meld keeps the wild limits, ``meld_of`` and the books agree with the melds;
+- a legal move exists until the game ends; ``legal_ids`` is sorted and free of repeats;
+- the move played: its id survives ``move_id(move_of_id(id))``, its text parses back to the same move;
+- the ids of the played move's family that are not listed are refused (all of them, or a sample of melds);
+- the events the move caused name only public cards (on the table or the pile top, before or after).
+
+At every step of one hand in ``FULL_EVERY`` (and at random ``DEEP_RATE`` of the other steps), deep checks:
+
+- every listed id applies: ``verify`` passes, ``move_id(move_of_id(id)) == id``, its text parses back to
+  an equal move, and playing it on a copy keeps the cards conserved; the same for every compound opening;
+- every other id (every action family) raises IllegalMove on ``apply`` and leaves the state as it was
+  (``state_to_json`` before and after, and the move history);
+- ``state_from_json(state_to_json(s)) == s`` (through JSON text);
+- for every seat and the spectator: the view names only the viewer's own hand and public cards; a world
+  with the hidden cards dealt differently gives the same view; ``view(sample_world(v), seat) == v``, the
+  sampled world conserves the cards and, for the seat to move, has the same legal ids.
+
+Once per hand (at a random step, and at the end of each game): ``record_of`` + ``replay`` (through JSON
+text) reproduce the game. At the end of each hand: each side's tally, recomputed from the table, equals the
+engine's; the score is ``score_tally`` and the sum of its ``score_lines``; totals add up; a player who went
+out holds nothing and their side has the books the rules ask for.
+
+Each case then asserts that the interesting states were reached: Foot pickups, books, going out, and where
+the rules have them, pile pickups, red 3s laid down, permission asks and last rounds.
+"""
+
+from __future__ import annotations
+
+import json
+import random
+from collections import Counter
+from collections.abc import Callable
+from dataclasses import fields
+
+import pytest
+
+from conftest import RandomPlayer, card_counts, shoe_counts
+from handfoot import cards as C
+from handfoot.engine import (
+    SPECTATOR,
+    EventType,
+    Game,
+    HandState,
+    IllegalMove,
+    Meld,
+    Move,
+    Phase,
+    View,
+    decode_id,
+    move_id,
+    move_text,
+    opening_moves,
+    parse_move,
+    sample_world,
+    score_lines,
+    score_tally,
+    view,
+)
+from handfoot.engine import hand as H
+from handfoot.engine.events import Event
+from handfoot.engine.moves import ASK_ID, DISCARD_BASE, NEW_BASE, NUM_MOVE_IDS
+from handfoot.engine.scoring import Tally
+from handfoot.engine.serialize import state_from_json, state_to_json
+from handfoot.record import parse_record, record_of, replay
+from handfoot.rules import (
+    PRESET_NAMES,
+    AfterOut,
+    OutByMeld,
+    Permission,
+    PileVisible,
+    RedThrees,
+    RuleSet,
+    WildLimit,
+    preset,
+)
+
+CASES = [(name, players) for name in PRESET_NAMES for players in preset(name).players_allowed]
+HANDS = 100  # hands per case: 20 cases, 2,000 hands in all
+FULL_EVERY = 100  # every check at every step of hand 0 (and 100, 200, ...) of each case
+DEEP_RATE = 0.005  # and deep checks at this share of the other steps
+REPLAY_RATE = 0.25  # share of hands replayed from the record at a random step (and every game's end)
+MAX_HANDS_PER_GAME = 4  # target-score games (kitchen-table) are cut after this many hands
+MAX_MOVES_PER_HAND = 5000  # a hand this long is a bug (the stock runs out long before)
+
+# Every id the notation defines, by family (decode_id refuses the numbers in the gaps).
+ALL_IDS: list[int] = []
+for _mid in range(NUM_MOVE_IDS):
+    try:
+        decode_id(_mid)
+    except ValueError:
+        continue
+    ALL_IDS.append(_mid)
+MELD_IDS = [mid for mid in ALL_IDS if mid >= NEW_BASE]
+
+
+def family(mid: int) -> list[int]:
+    """Every id of the action family ``mid`` belongs to (draw and pickup are one family: the draw phase)."""
+    if mid < DISCARD_BASE:
+        return [m for m in ALL_IDS if m < DISCARD_BASE]
+    if mid < ASK_ID:
+        return [m for m in ALL_IDS if DISCARD_BASE <= m < ASK_ID]
+    if mid < NEW_BASE:
+        return [m for m in ALL_IDS if ASK_ID <= m < NEW_BASE]
+    return MELD_IDS
+
+
+# --- invariants of one position ------------------------------------------------------------------------
+def check_cards(s: HandState, where: str = "") -> None:
+    """Cards are conserved: hands, feet, stock, pile, melds and laid red 3s hold exactly the shoe."""
+    assert card_counts(s) == shoe_counts(s), f"{where}cards not conserved"
+
+
+def check_hands(s: HandState) -> None:
+    """Each hand's per-kind counts agree with its per-card counts, and no count is negative."""
+    for seat in range(s.players):
+        held = s.hand_cards[seat]
+        assert min(held) >= 0, f"seat {seat} holds a negative count of a card"
+        kinds = [sum(held[card] for card in C.IDS_OF_KIND[kind]) for kind in range(C.NUM_KINDS)]
+        assert kinds == s.hands[seat], f"seat {seat}: per-kind counts disagree with the cards held"
+
+
+def check_meld(rules: RuleSet, meld: Meld) -> None:
+    """A meld on the table keeps the rules: one rank, three cards or more, the wild limits."""
+    kinds = [C.KIND_OF[c] for c in meld.cards]
+    wilds = kinds.count(C.JOKER) + kinds.count(C.DEUCE)
+    naturals = len(kinds) - wilds
+    assert wilds == meld.wilds, f"{meld}: wilds recorded {meld.wilds}, holds {wilds}"
+    assert len(kinds) >= 3, f"{meld}: fewer than three cards"
+    assert meld.rank not in (C.RED_THREE, C.DEUCE), f"{meld}: a meld of red 3s or 2s"
+    if meld.rank == C.WILD_RANK:
+        assert naturals == 0 and rules.wild_melds, f"{meld}: a wild meld with naturals, or not allowed"
+        return
+    assert kinds.count(meld.rank) == naturals, f"{meld}: mixed ranks"
+    assert naturals >= rules.min_naturals, f"{meld}: fewer naturals than min_naturals"
+    if rules.wild_limit is WildLimit.AT_MOST_NATURALS:
+        assert wilds <= naturals, f"{meld}: more wilds than naturals"
+    else:
+        assert wilds < naturals, f"{meld}: not fewer wilds than naturals"
+    assert not rules.max_wilds or wilds <= rules.max_wilds, f"{meld}: more than max_wilds"
+    if meld.rank == C.BLACK_THREE:
+        assert wilds == 0 and rules.black_three_melds, f"{meld}: black 3s with wilds, or not allowed"
+
+
+def check_table(s: HandState, checked: dict[int, int] | None = None) -> None:
+    """Every meld keeps the rules (``checked``: meld index -> size already checked, skipped while the
+    meld has not grown); ``meld_of`` points at each owner's latest meld of a rank; the books agree."""
+    rules = s.rules
+    checked = {} if checked is None else checked
+    books = [[0, 0, 0] for _ in range(s.seating.num_owners)]
+    meld_of = [[-1] * C.NUM_KINDS for _ in range(s.seating.num_owners)]
+    for index, meld in enumerate(s.melds):
+        size = len(meld.cards)
+        if checked.get(index) != size:
+            check_meld(rules, meld)
+            checked[index] = size
+        meld_of[meld.owner][meld.rank] = index
+        if size >= rules.book_size:
+            books[meld.owner][2 if meld.rank == C.WILD_RANK else 1 if meld.wilds else 0] += 1
+    assert s.meld_of == meld_of, f"meld_of {s.meld_of} does not point at the latest melds {meld_of}"
+    assert s.books == books, f"books {s.books}, the table has {books}"
+    for owner in range(s.seating.num_owners):
+        if any(row >= 0 for row in meld_of[owner]):
+            assert s.down[owner], f"owner {owner} has melds but is not down"
+
+
+def public_counts(s: HandState) -> list[int]:
+    """Cards anyone may see: the table, laid red 3s, the pile top (the whole pile where it is shown)."""
+    counts = [0] * C.NUM_CARD_IDS
+    shown = s.pile if s.rules.pile_visible is PileVisible.ALL else s.pile[-1:]
+    for place in (shown, *(m.cards for m in s.melds), *s.red_threes):
+        for card in place:
+            counts[card] += 1
+    return counts
+
+
+CARD_EVENTS = {EventType.TOOK_PILE, EventType.MELDED, EventType.DISCARDED, EventType.RED_THREE}
+
+
+def check_events(events: list[Event], top_before: int, after: list[HandState]) -> None:
+    """Events name only public cards: the pile top before the move, or cards public after it (the table
+    only grows during a hand, and a finished hand's table stays in its state)."""
+    for e in events:
+        if e.type not in CARD_EVENTS:
+            assert e.cards == (), f"event {e} names cards"
+    named = Counter(card for e in events for card in e.cards)
+    for card, count in named.items():
+        seen = int(card == top_before)
+        for s in after:
+            shown = s.pile if s.rules.pile_visible is PileVisible.ALL else s.pile[-1:]
+            seen += shown.count(card) + sum(m.cards.count(card) for m in s.melds)
+            seen += sum(r.count(card) for r in s.red_threes)
+        assert count <= seen, f"events name {C.CODE_OF[card]} x{count}, public only x{seen}: {events}"
+
+
+def check_listed(game: Game, ids: list[int]) -> None:
+    """Every listed id: verify passes, the id and the text survive a round trip, it plays on a copy."""
+    s = game.state
+    for mid in ids:
+        move = game.move_of_id(mid)
+        assert move_id(move) == mid, f"move_id(move_of_id({mid})) = {move_id(move)} ({move_text(move)})"
+        game.verify(move)
+        assert parse_move(move_text(move)) == move, f"text {move_text(move)!r} parses to another move"
+        world = s.copy()
+        H.apply_move(world, move)
+        check_cards(world, f"after {move_text(move)}: ")
+    for move in opening_moves(s):
+        game.verify(move)
+        assert parse_move(move_text(move)) == move, f"text {move_text(move)!r} parses to another move"
+        assert len(move.groups) == 1 or move_id(move) == -1, f"compound {move_text(move)} has an id"
+        world = s.copy()
+        H.apply_move(world, move)
+        check_cards(world, f"after {move_text(move)}: ")
+    assert game.legal_moves() == [game.move_of_id(mid) for mid in ids]
+
+
+def check_unlisted(game: Game, candidates: list[int], listed: set[int]) -> None:
+    """Ids not listed are not legal now (``check`` agrees with ``legal_ids``)."""
+    for mid in candidates:
+        if mid not in listed:
+            move = game.move_of_id(mid)
+            assert not game.is_legal(move), f"id {mid} ({move_text(move)}) is legal but not listed"
+
+
+def check_refused(game: Game, candidates: list[int], listed: set[int]) -> None:
+    """Ids not listed: ``apply`` raises IllegalMove for each; the state and the move list stay the same."""
+    before = state_to_json(game.state)
+    played = [list(hand) for hand in game.moves]
+    for mid in candidates:
+        if mid in listed:
+            continue
+        move = game.move_of_id(mid)
+        try:
+            game.apply(move)
+        except IllegalMove:
+            continue
+        raise AssertionError(f"id {mid} ({move_text(move)}) is not listed but apply took it")
+    assert state_to_json(game.state) == before, "a refused move changed the state"
+    assert game.moves == played, "a refused move entered the move list"
+
+
+def rehide(s: HandState, seat: int, rng: random.Random) -> HandState:
+    """A copy of ``s`` with every card ``seat`` cannot see dealt again at random into the same places
+    (other hands keep the cards they are publicly known to hold; a Foot its owner has seen stays)."""
+    world = s.copy()
+    pool: list[int] = []
+    keep: list[list[int]] = [[] for _ in range(s.players)]
+    for other in range(s.players):
+        if other == seat:
+            continue
+        known = list(s.known[other])
+        for card in (c for c in range(C.NUM_CARD_IDS) for _ in range(s.hand_cards[other][c])):
+            if known[C.KIND_OF[card]]:
+                known[C.KIND_OF[card]] -= 1
+                keep[other].append(card)
+            else:
+                pool.append(card)
+    own_foot_seen = seat >= 0 and s.rules.pick_foot_seen
+    for other, foot in enumerate(s.feet):
+        if not (other == seat and own_foot_seen):
+            pool.extend(foot)
+    pool.extend(s.stock)
+    hidden_pile = 0 if s.rules.pile_visible is PileVisible.ALL else max(len(s.pile) - 1, 0)
+    pool.extend(s.pile[:hidden_pile])
+    rng.shuffle(pool)
+    for other in range(s.players):
+        if other == seat:
+            continue
+        cards = keep[other] + [pool.pop() for _ in range(s.hand_size(other) - len(keep[other]))]
+        world.hands[other] = [0] * C.NUM_KINDS
+        world.hand_cards[other] = [0] * C.NUM_CARD_IDS
+        for card in cards:
+            world.hands[other][C.KIND_OF[card]] += 1
+            world.hand_cards[other][card] += 1
+    world.feet = [
+        list(foot) if other == seat and own_foot_seen else [pool.pop() for _ in foot]
+        for other, foot in enumerate(s.feet)
+    ]
+    world.pile = [pool.pop() for _ in range(hidden_pile)] + s.pile[hidden_pile:]
+    world.stock = [pool.pop() for _ in s.stock]
+    assert not pool
+    return world
+
+
+VIEW_CARD_FIELDS = {"hand", "foot", "melds", "red_threes", "pile_top", "pile"}
+VIEW_OTHER_FIELDS = {
+    "rules",
+    "players",
+    "seat",
+    "hand_index",
+    "dealer",
+    "turn_seat",
+    "to_move",
+    "phase",
+    "permission",
+    "seats",
+    "down",
+    "minimums",
+    "books",
+    "pile_size",
+    "stock_size",
+    "last_round_left",
+    "out_seat",
+    "end_reason",
+    "move_count",
+}
+
+
+def view_cards(v: View) -> list[int]:
+    """Copies of each card id a view names (own hand and seen Foot, the table, red 3s, the pile shown)."""
+    counts = [0] * C.NUM_CARD_IDS
+    cards = [*v.hand, *v.foot, *(c for m in v.melds for c in m.cards), *(c for r in v.red_threes for c in r)]
+    cards += list(v.pile) if v.pile else [v.pile_top] if v.pile_top >= 0 else []
+    for card in cards:
+        counts[card] += 1
+    return counts
+
+
+def check_views(s: HandState, rng: random.Random) -> None:
+    """For every seat and the spectator: the view shows only what that seat may know, does not change
+    when hidden cards move, and a world sampled from it gives the same view (and the same legal ids)."""
+    assert {f.name for f in fields(View)} == VIEW_CARD_FIELDS | VIEW_OTHER_FIELDS, "View has a new field"
+    legal = H.legal_ids(s)
+    public = public_counts(s)
+    hider = rng.choice((*range(s.players), SPECTATOR))
+    for seat in (*range(s.players), SPECTATOR):
+        v = view(s, seat)
+        own = list(s.hand_cards[seat]) if seat >= 0 else [0] * C.NUM_CARD_IDS
+        if seat >= 0 and s.rules.pick_foot_seen:  # the only rule that shows a seat its own Foot
+            for card in s.feet[seat]:
+                own[card] += 1
+        assert view_cards(v) == [a + b for a, b in zip(own, public, strict=True)], (
+            f"seat {seat}: view's cards"
+        )
+        assert all(sv.known == tuple(s.known[p]) for p, sv in enumerate(v.seats))
+        if seat == hider:
+            other = rehide(s, seat, rng)
+            check_cards(other, "rehidden world: ")
+            assert view(other, seat) == v, f"seat {seat}: the view changed when hidden cards moved"
+        world = sample_world(v, rng)
+        check_cards(world, f"sample_world for seat {seat}: ")
+        check_table(world)
+        assert view(world, seat) == v, f"seat {seat}: view(sample_world(v)) != v"
+        if seat == s.to_move:
+            assert H.legal_ids(world) == legal, f"seat {seat}: legal ids differ in a sampled world"
+
+
+def check_replay(game: Game) -> None:
+    """record_of + replay, through JSON text, reproduce the game so far."""
+    data = json.loads(json.dumps(record_of(game).to_json()))
+    again, error = replay(parse_record(data))
+    assert error is None, f"replay stopped: {error}"
+    assert again.state == game.state, "replay reached another state"
+    assert again.results == game.results and again.totals == game.totals, "replay scored differently"
+    assert again.finished == game.finished and again.winner == game.winner
+
+
+def expected_tallies(s: HandState) -> list[Tally]:
+    """Each side's tally, computed from the table without the engine's tally code."""
+    rules = s.rules
+    seating = s.seating
+    values = rules.card_values
+    out = []
+    for side in range(seating.num_sides):
+        melds = [m for m in s.melds if seating.side_of_owner(m.owner, rules) == side]
+        books = [m for m in melds if len(m.cards) >= rules.book_size]
+        held: list[int] = []
+        for seat in seating.side_seats[side]:
+            held += [c for c in range(C.NUM_CARD_IDS) for _ in range(s.hand_cards[seat][c])]
+            if rules.unplayed_foot_counts:
+                held += s.feet[seat]
+        out.append(
+            Tally(
+                clean_books=sum(1 for m in books if m.rank != C.WILD_RANK and not m.wilds),
+                dirty_books=sum(1 for m in books if m.rank != C.WILD_RANK and m.wilds),
+                wild_books=sum(1 for m in books if m.rank == C.WILD_RANK),
+                melded_points=sum(values[C.KIND_OF[c]] for m in melds for c in m.cards),
+                red_threes=len(s.red_threes[side]),
+                held_red_threes=sum(1 for c in held if C.KIND_OF[c] == C.RED_THREE),
+                held_points=sum(values[C.KIND_OF[c]] for c in held if C.KIND_OF[c] != C.RED_THREE),
+                went_out=s.out_seat >= 0 and seating.side_of[s.out_seat] == side,
+                melded=bool(melds),
+            )
+        )
+    return out
+
+
+def check_hand_end(game: Game, s: HandState, stats: Counter[str]) -> None:
+    """A finished hand is scored as its table says, and whoever went out was allowed to."""
+    rules = s.rules
+    assert s.phase is Phase.OVER
+    result = game.results[-1]
+    assert list(result.tallies) == expected_tallies(s), "the engine's tallies disagree with the table"
+    for score, tally in zip(result.scores, result.tallies, strict=True):
+        assert score == score_tally(rules, tally) == sum(line.points for line in score_lines(rules, tally))
+    assert game.totals == [sum(r.scores[side] for r in game.results) for side in range(len(game.totals))]
+    assert result.reason == s.end_reason.name.lower()
+    stats[f"end:{result.reason}"] += 1
+    if result.went_out is not None:
+        out = result.went_out
+        assert s.hand_size(out) == 0 and s.in_foot[out] and not s.feet[out], "went out holding cards"
+        clean, dirty, wild = s.books[s.seating.owner_of[out]]
+        assert clean >= rules.go_out_clean and dirty >= rules.go_out_dirty and wild >= rules.go_out_wild
+        assert clean + dirty + wild >= rules.go_out_books, "went out without the books"
+        if rules.all_feet_to_go_out:
+            assert all(s.in_foot[p] for p in s.seating.side_seats[s.seating.side_of[out]])
+    if any(s.books):
+        stats["books"] += 1
+    if s.end_reason.name == "STOCK_EMPTY":
+        assert not s.stock
+
+
+# --- the harness ---------------------------------------------------------------------------------------
+def light_checks(
+    game: Game, ids: list[int], choice: int | Move, checked: dict[int, int], rng: random.Random
+) -> None:
+    """Every step: cards, table, a legal move exists, the chosen move's id and text, and a sample of the
+    ids of its family that are not listed."""
+    s = game.state
+    check_cards(s)
+    check_table(s, checked)
+    assert s.phase is not Phase.OVER, "the game is not over but its hand is"
+    assert ids, f"no legal move in phase {s.phase.name}"
+    assert ids == sorted(set(ids)), "legal ids are not sorted or repeat"
+    if isinstance(choice, Move):
+        assert parse_move(move_text(choice)) == choice, f"text {move_text(choice)!r} parses to another move"
+        return
+    move = game.move_of_id(choice)
+    assert move_id(move) == choice, f"move_id(move_of_id({choice})) = {move_id(move)}"
+    assert parse_move(move_text(move)) == move, f"text {move_text(move)!r} parses to another move"
+    unlisted = [mid for mid in family(choice) if mid not in ids]
+    check_unlisted(game, rng.sample(unlisted, min(4, len(unlisted))), set(ids))
+
+
+def deep_checks(game: Game, ids: list[int], choice: int | Move, rng: random.Random) -> None:
+    """Sampled steps: every listed id and opening plays, every other id is refused (a sample of them by
+    ``apply``, which must leave the state alone), JSON round trip, views and sampled worlds."""
+    s = game.state
+    listed = set(ids)
+    check_hands(s)
+    check_table(s)
+    check_listed(game, ids)
+    check_unlisted(game, ALL_IDS, listed)
+    same_family = family(choice) if isinstance(choice, int) else []
+    check_refused(game, same_family + rng.sample(ALL_IDS, 8), listed)
+    again = state_from_json(json.loads(json.dumps(state_to_json(s))))
+    assert again == s, "state JSON round trip changed the state"
+    check_views(s, rng)
+
+
+def run_case(
+    name: str,
+    players: int,
+    hands: int,
+    seed: int,
+    full_every: int = FULL_EVERY,
+    deep_rate: float = DEEP_RATE,
+    make_player: Callable[[random.Random], RandomPlayer] = RandomPlayer,
+) -> Counter[str]:
+    """Play ``hands`` hands of random play under a preset, checking every step; returns event counts.
+    Every check runs at each step of one hand in ``full_every``; deep checks at ``deep_rate`` of the rest."""
+    rules = preset(name)
+    stats: Counter[str] = Counter()
+    played = 0
+    while played < hands:
+        game = Game(rules, players, seed=seed, dealer=seed % players)
+        player = make_player(random.Random(seed))
+        rng = random.Random(-seed - 1)  # the checks' own randomness: play does not depend on the checks
+        while not game.finished and game.hand_index < MAX_HANDS_PER_GAME and played < hands:
+            index = game.hand_index
+            full = full_every > 0 and played % full_every == 0
+            replay_at = rng.randrange(300) if rng.random() < REPLAY_RATE else -1
+            checked: dict[int, int] = {}  # meld index -> size checked
+            for step in range(MAX_MOVES_PER_HAND):
+                s = game.state
+                ids = game.legal_ids()
+                choice = player.choose(s, ids) if ids else -1
+                try:
+                    light_checks(game, ids, choice, checked, rng)
+                    if full or rng.random() < deep_rate:
+                        deep_checks(game, ids, choice, rng)
+                        stats["deep steps"] += 1
+                    if step == replay_at:
+                        check_replay(game)
+                    top_before = s.pile[-1] if s.pile else -1
+                    events = game.apply(choice) if isinstance(choice, Move) else game.apply_id(choice)
+                    check_events(events, top_before, [s] if game.state is s else [s, game.state])
+                    if game.state is not s or game.finished:
+                        check_hand_end(game, s, stats)
+                except AssertionError as exc:
+                    record = json.dumps(record_of(game).to_json())
+                    raise AssertionError(
+                        f"{name}, {players} players, game seed {seed}, hand {index}, "
+                        f"move {s.move_count}: {exc}\nrecord: {record}"
+                    ) from exc
+                stats["moves"] += 1
+                stats.update(e.type.value for e in events)
+                if s.last_round_left > 0:
+                    stats["last round turns"] += 1
+                if game.state is not s or game.finished:
+                    break
+            else:
+                raise AssertionError(f"{name} {players}p seed {seed}: hand {index} never ended")
+            played += 1
+        check_replay(game)
+        seed += 1
+    stats["hands"] = played
+    return stats
+
+
+def expected_events(name: str, players: int) -> list[str]:
+    """What random play must reach under these rules (event names and counters of ``run_case``)."""
+    rules = preset(name)
+    need = ["foot", "books", "went_out", "melded", "deep steps"]
+    if rules.pickup_allowed:
+        need.append("took_pile")
+    if rules.red_threes is RedThrees.LAY_DOWN:
+        need.append("red_three")
+    if rules.permission is not Permission.NONE and rules.partnerships(players):
+        need += ["asked", "answered"]
+    if rules.after_out is AfterOut.LAST_ROUND or rules.out_by_meld is OutByMeld.LAST_ROUND:
+        need.append("last round turns")
+    return need
+
+
+@pytest.mark.parametrize(("name", "players"), CASES, ids=[f"{n}-{p}p" for n, p in CASES])
+def test_random_play_keeps_every_invariant(name: str, players: int) -> None:
+    """HANDS hands of random play under this preset and player count: every invariant at every step, and
+    the interesting states (Foot, books, going out, pile, red 3s, permission, last rounds) are reached."""
+    stats = run_case(name, players, HANDS, seed=1000 * CASES.index((name, players)))
+    missing = [event for event in expected_events(name, players) if not stats[event]]
+    assert not missing, f"random play never reached {missing}: {dict(stats)}"
+
+
+def passive_player(rng: random.Random) -> RandomPlayer:
+    """A player who never opens, melds or takes the pile unless forced to: the stock runs out."""
+    return RandomPlayer(rng, open_rate=0.0, pickup_rate=0.0, meld_rate=0.0, ask_rate=0.0)
+
+
+@pytest.mark.parametrize("name", PRESET_NAMES)
+def test_stock_running_out_ends_the_hand(name: str) -> None:
+    """With nobody melding (but for a pile pickup forced by an empty stock), every hand ends when the stock
+    runs out (every step checked as above, half the steps deeply) and is scored from what is held."""
+    rules = preset(name)
+    stats = run_case(
+        name, rules.default_players, 2, seed=7, full_every=2, deep_rate=0.5, make_player=passive_player
+    )
+    assert stats["end:stock_empty"] == stats["hands"] == 2, dict(stats)
+    assert stats["went_out"] == 0
