@@ -23,7 +23,11 @@ from typing import Any
 import httpx
 import pytest
 
+from handfoot.bots import legal_for
+from handfoot.engine import Action, Game, move_text
+from handfoot.rules import load_rules
 from handfoot.server.config import Settings
+from handfoot.server.storage import SeatRow, Storage, TableRow, now, token_hash
 from handfoot.server.testing import running_server
 
 CHROMIUM = Path("/usr/bin/chromium")
@@ -246,7 +250,7 @@ def test_lobby_table_and_a_whole_hand(base: str, page: Page) -> None:
     assert "Opening minimum" in page.locator(".sides-status").inner_text()
     assert "Stock" in page.locator(".stock").inner_text()
     page.get_by_text("Trainer").click()
-    assert "not offered by this server yet" in page.get_by_test_id("trainer").inner_text()
+    assert page.get_by_test_id("trainer").get_by_role("button", name="Hint").is_visible()
 
     state: dict[str, Any] = {"refusal_seen": False, "compound_tried": False, "melds": 0, "shot": False}
     for _ in range(400):
@@ -289,6 +293,13 @@ def test_lobby_table_and_a_whole_hand(base: str, page: Page) -> None:
         assert "tie" in winner_text
     else:
         assert re.search(r"wins? the game", winner_text)
+    # The game is over: the dialog links to its replay, which ends where the game ended.
+    dialog.get_by_role("link", name="Replay the game move by move").click()
+    page.get_by_test_id("step-count").wait_for()
+    assert page.get_by_test_id("step-count").inner_text() == f"Step 0 of {summary['version']}"
+    page.keyboard.press("End")
+    page.get_by_test_id("replay-hand-end").wait_for()
+    assert re.search(r"wins? the game|tie", page.get_by_test_id("replay-winner").inner_text())
 
 
 def test_phone_width_and_keyboard(base: str, browser: Browser) -> None:
@@ -361,3 +372,187 @@ def test_score_pad_page(base: str, page: Page) -> None:
     page.reload()
     page.get_by_role("heading", name="Hand 2").wait_for()
     assert [int(x) for x in sheet.locator("tfoot td").all_inner_texts()] == [2220, -215]
+
+
+# --- an explicitly seeded table: take the pile, add to a meld, follow the trainer's hints ------------
+DEALT_ID = "dealt-table"
+DEALT_TOKEN = "seat-zero-token-for-the-browser-test"
+
+
+def seed_with_pickup_and_add() -> tuple[int, str, str]:
+    """A seed of a two-player kitchen-table game (dealer seat 1) whose first turn, seat 0's, can take
+    the pile, after which seat 0 can add to one of the melds it made; the pickup and the addition."""
+    rules = load_rules("kitchen-table")
+    for seed in range(2000):
+        state = Game(rules, 2, seed, 1).state
+        if state.to_move != 0:
+            continue
+        for pickup in (m for m in legal_for(state) if m.action is Action.PICKUP):
+            game = Game(rules, 2, seed, 1)
+            game.apply(pickup)
+            ranks = {m.rank for m in game.state.melds if m.owner == game.state.seating.owner_of[0]}
+            for move in legal_for(game.state):
+                if move.action is Action.MELD and len(move.groups) == 1 and move.groups[0].rank in ranks:
+                    return seed, move_text(pickup), move_text(move)
+    pytest.fail("no seed in 0..1999 deals a first turn that takes the pile and adds to a meld")
+
+
+@pytest.fixture(scope="module")
+def dealt(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[str, str, str]]:
+    """A server whose storage holds a table dealt from a chosen seed: seat 0 (a person, to move first)
+    against a medium bot. Yields the server's URL, the pickup and the addition seat 0 can make."""
+    seed, pickup, add = seed_with_pickup_and_add()
+    settings = Settings(data_dir=tmp_path_factory.mktemp("dealt-data"), port=0, bot_delay=0.0)
+    settings.prepare()
+    storage = Storage(settings.db_url)
+    try:
+        storage.create_table(
+            TableRow(DEALT_ID, now(), "kitchen-table", 2, seed, 1),
+            [SeatRow(0, "human", None, token_hash(DEALT_TOKEN)), SeatRow(1, "bot", "medium")],
+        )
+    finally:
+        storage.close()
+    with running_server(settings) as url:
+        yield url, pickup, add
+
+
+def groups_of(move: str) -> list[list[str]]:
+    """The card codes of each group of a meld or pickup's text (a ``K:`` rank prefix dropped)."""
+    body = move.split(" ", 1)[1]
+    return [part.split(":")[-1].split() for part in body.split("|")]
+
+
+def ask_hint(page: Page) -> tuple[str, str]:
+    """Press H and wait for the trainer's suggestion: the move and the sentence why."""
+    page.keyboard.press("h")
+    page.get_by_test_id("hint-move").wait_for()
+    return page.get_by_test_id("hint-move").inner_text(), page.get_by_test_id("hint-reason").inner_text()
+
+
+def test_take_the_pile_add_to_a_meld_and_follow_hints(dealt: tuple[str, str, str], page: Page) -> None:
+    """On a seeded deal the page takes the pile (naturals selected, the opening's other group staged),
+    adds to a meld through the meld's own button, and plays the rest of the turn by the trainer's hints
+    (the cards selected by "Select these cards")."""
+    base, pickup, add = dealt
+    page.goto(f"{base}/play/{DEALT_ID}#seat={DEALT_TOKEN}")
+    page.get_by_label("Your name at this table").fill("Cy")
+    page.get_by_role("button", name="Sit down").click()
+    page.wait_for_function("() => document.querySelector('main.felt')?.dataset.myTurn === 'yes'")
+    pile_before = int(re.findall(r"\d+", page.get_by_test_id("pile").inner_text())[0])
+    assert pile_before > 0
+
+    # The trainer: a move the server lists (or an opening of several groups) and a reason.
+    move, reason = ask_hint(page)
+    assert move in legal_moves(page) or ("|" in move and move.split()[0] in ("pickup", "meld")), move
+    assert len(reason) > 10
+    if move.split()[0] == "pickup":
+        page.get_by_role("button", name="Select these cards").click()
+        first = groups_of(move)[0]
+        chosen = page.locator('.hand button.card[aria-pressed="true"]').evaluate_all(
+            "els => els.map(e => e.dataset.card)"
+        )
+        assert sorted(chosen) == sorted(first)
+        page.get_by_role("button", name="Clear").click()
+
+    # Take the pile: the naturals for the top card selected, the opening's other groups staged.
+    groups = groups_of(pickup)
+    for group in groups[1:]:
+        select(page, group)
+        page.get_by_role("button", name="Add group").click()
+    select(page, groups[0])
+    click_move(page, "Take the pile")
+    assert felt(page)["phase"] == "play"
+    assert page.get_by_test_id("pile").inner_text().startswith("Discard pile 0")
+    assert "took the discard pile" in page.locator(".log").inner_text()
+    screenshot = SCREENSHOTS / "table.png"
+    SCREENSHOTS.mkdir(parents=True, exist_ok=True)
+
+    # Add to a meld already on the table, with the button under that meld.
+    rank, cards = add.split(" ", 1)[1].split(":")
+    meld = page.locator(f'.meld-row.mine .meld[data-rank="{rank}"]')
+    size = meld.locator(".card").count()
+    select(page, cards.split())
+    version = felt(page)["version"]
+    meld.get_by_role("button", name=re.compile(r"^\+ add selected to ")).click()
+    wait_changed(page, version)
+    assert not page.get_by_test_id("refusal").is_visible()
+    assert meld.locator(".card").count() == size + len(cards.split()) or "book" in meld.get_attribute("class")
+    page.screenshot(path=str(screenshot), full_page=True)
+
+    # Follow the hints to the end of the turn: select their cards and press the move's button.
+    buttons = {"draw": "Draw", "pickup": "Take the pile", "discard": "Discard"}
+    for _ in range(8):
+        if felt(page)["myTurn"] != "yes":
+            break
+        move, _reason = ask_hint(page)
+        action = move.split()[0]
+        if action in ("meld", "pickup", "discard"):
+            page.get_by_role("button", name="Select these cards").click()
+        name = buttons.get(action) or (re.compile(r"^Meld( \d+ groups)?$") if action == "meld" else None)
+        assert name is not None, move
+        version = felt(page)["version"]
+        page.get_by_role("button", name=name).click()
+        wait_changed(page, version)
+        assert not page.get_by_test_id("refusal").is_visible(), move
+        if action == "discard":
+            break
+    else:
+        pytest.fail("the hints did not end the turn in 8 moves")
+    summary = httpx.get(f"{base}/api/tables/{DEALT_ID}").json()
+    assert summary["version"] >= 4
+
+
+def test_replay_page(base: str, page: Page) -> None:
+    """A finished game between bots, replayed in the page: step by step with the buttons and the arrow
+    keys, each step's move and pile as the server's replay has them, the hand's end with the cards
+    left, and the lobby's recent tables linking to it."""
+    body = {
+        "preset": "kitchen-table",
+        "options": {"game_end": "hands", "hands_per_game": 1},
+        "players": 2,
+        "seats": [{"kind": "bot", "bot": "medium"}, {"kind": "bot", "bot": "medium"}],
+    }
+    table_id = httpx.post(f"{base}/api/tables", json=body).json()["table"]["id"]
+    page.goto(f"{base}/watch/{table_id}")  # watching remembers the table in this browser
+    page.wait_for_function(
+        "() => document.querySelector('main.felt')?.dataset.finished === 'yes'", timeout=40_000
+    )
+    record = httpx.get(f"{base}/api/tables/{table_id}/record").json()
+    moves = record["moves"]
+
+    page.goto(base + "/")
+    page.locator(".recent li", has_text=table_id).get_by_role("link", name="Replay").click()
+    count = page.get_by_test_id("step-count")
+    count.wait_for()
+    assert count.inner_text() == f"Step 0 of {len(moves)}"
+    assert "The deal of hand 1" in page.get_by_test_id("replay-event").inner_text()
+    page.keyboard.press("ArrowRight")
+    page.wait_for_function("() => document.querySelector('main.felt')?.dataset.step === '1'")
+    assert page.get_by_test_id("replay-move").inner_text() == moves[0]
+    page.get_by_role("button", name="Next ▶").click()
+    page.wait_for_function("() => document.querySelector('main.felt')?.dataset.step === '2'")
+    assert page.get_by_test_id("replay-move").inner_text() == moves[1]
+    page.keyboard.press("ArrowLeft")
+    page.wait_for_function("() => document.querySelector('main.felt')?.dataset.step === '1'")
+
+    # A step in the middle of the hand: its move and pile are the server's public view of that step.
+    middle = (2 * len(moves)) // 3
+    page.get_by_role("slider", name="Step").fill(str(middle))
+    page.wait_for_function(f"() => document.querySelector('main.felt')?.dataset.step === '{middle}'")
+    step = httpx.get(f"{base}/api/tables/{table_id}/replay/{middle}").json()
+    assert page.get_by_test_id("replay-move").inner_text() == moves[middle - 1]
+    assert page.get_by_test_id("replay-pile").inner_text() == f"Discard pile {step['view']['pile_size']}"
+    assert page.locator(".meld").count() == len(step["view"]["melds"])
+    assert page.locator(".hand button.card").count() == 0
+    SCREENSHOTS.mkdir(parents=True, exist_ok=True)
+    page.screenshot(path=str(SCREENSHOTS / "replay.png"), full_page=True)
+
+    page.keyboard.press("End")
+    end = page.get_by_test_id("replay-hand-end")
+    end.wait_for()
+    last = httpx.get(f"{base}/api/tables/{table_id}/replay/{len(moves)}").json()
+    left = sum(len(s["hand"]) + len(s["foot"]) for s in last["hand_end"]["cards_left"])
+    assert end.locator(".cards-left .card").count() == left
+    assert "Hand 1 is over" in end.inner_text()
+    page.get_by_role("button", name="« First").click()
+    page.wait_for_function("() => document.querySelector('main.felt')?.dataset.step === '0'")

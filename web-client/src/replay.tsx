@@ -147,7 +147,7 @@ export function ReplayPage({ tableId }: { tableId: string }) {
 
         <section class="replay-controls" aria-label="Step through the game">
           <button type="button" onClick={() => go(0)} disabled={index === 0} aria-keyshortcuts="Home">
-            ⏮ First
+            « First
           </button>
           <button type="button" onClick={() => go(index - 1)} disabled={index === 0} aria-keyshortcuts="ArrowLeft">
             ◀ Previous
@@ -159,7 +159,7 @@ export function ReplayPage({ tableId }: { tableId: string }) {
             Next ▶
           </button>
           <button type="button" onClick={() => go(count - 1)} disabled={index >= count - 1} aria-keyshortcuts="End">
-            Last ⏭
+            Last »
           </button>
           <button type="button" class="link" onClick={nextHandEnd} disabled={index >= count - 1} aria-keyshortcuts="PageDown">
             To the hand's end

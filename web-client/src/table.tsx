@@ -89,7 +89,10 @@ export function describeEvent(e: GameEvent, name: (seat: number) => string, blac
     case "drew":
       return { id: 0, text: `${who} drew ${e.amount} card${e.amount === 1 ? "" : "s"}.`, notable: false };
     case "took_pile":
-      return { id: 0, text: `${who} took the discard pile (${e.amount || e.cards.length} cards).`, notable: true };
+    {
+      const n = e.amount || e.cards.length;
+      return { id: 0, text: `${who} took the discard pile (${n} card${n === 1 ? "" : "s"}).`, notable: true };
+    }
     case "melded":
       return { id: 0, text: `${who} melded ${cards}.`, notable: false };
     case "discarded": {
@@ -462,7 +465,9 @@ function Table({ tableId, token, name }: { tableId: string; token: string | null
       .join(" & ");
   const ownerSide = (owner: number) => seating.side_of[seating.owner_of.indexOf(owner)] ?? owner;
   const others = seating.owner_of.map((_, s) => s).filter((s) => s !== me);
-  const canPickup = legal.some((m) => m.startsWith("pickup"));
+  // The legal list holds single moves only: an opening made by taking the pile (several groups) is
+  // not in it, so the pile may be tried whenever it is there; the server decides.
+  const canPickup = legal.some((m) => m.startsWith("pickup")) || (view.phase === "draw" && view.pile_size > 0);
   const top = view.pile_top;
   const frozen = Boolean(rules.black_three_freezes) && (top === "3S" || top === "3C");
   const turnName = label(view.to_move);
@@ -623,7 +628,7 @@ function Table({ tableId, token, name }: { tableId: string; token: string | null
               </div>
             ) : null}
             <div class="actions" role="toolbar" aria-label="Moves">
-              <button type="button" class="action" disabled={!myTurn || view.phase !== "play" || !selected.length} onClick={() => stageGroup()} aria-keyshortcuts="G">
+              <button type="button" class="action" disabled={!myTurn || !(view.phase === "play" || (view.phase === "draw" && canPickup)) || !selected.length} onClick={() => stageGroup()} aria-keyshortcuts="G">
                 Add group
               </button>
               <button type="button" class="action primary" disabled={!myTurn || view.phase !== "play" || (!selected.length && !groups.length)} onClick={meld} aria-keyshortcuts="M">
