@@ -19,7 +19,7 @@ from handfoot.engine.moves import Action, Move, group_counts, move_text
 from handfoot.engine.views import View
 from handfoot.rules.options import RedThrees
 
-DEFAULT_BUDGET = Budget(iterations=200)
+DEFAULT_BUDGET = Budget(iterations=200, seconds=1.0)
 NUMBER_WORDS = ("no", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten")
 
 

@@ -18,10 +18,10 @@ The reward of a finished world for the bot's side is half the sign of its lead o
 side (the hand won or lost) and half ``tanh(lead / scale)`` (by how much).
 
 It searches the decisions where hands are won or lost: drawing or taking the pile, the discard,
-asking and answering, and meld decisions where the heuristic's best move spends wilds or the next
-candidates are close to it; plain natural melds, which the heuristic always lays, are played without
-search. Rollouts read each seat's own cards and the public table from the sampled world
-(``Reading.of_world``), exactly what that seat's view would show.
+asking and answering, and melds that spend wilds (against laying naturals instead, or discarding);
+a meld of naturals, which the heuristic always lays and whose order within a turn does not matter,
+is played without search (see ``candidates``). Rollouts read each seat's own cards and the public
+table from the sampled world (``Reading.of_world``), exactly what that seat's view would show.
 
 Budget: ``iterations`` (worlds) per decision, ``seconds`` per decision, or both (whichever ends first).
 """
@@ -151,14 +151,12 @@ class IsmctsBot(Bot):
         rollout_moves: int = 400,
         confidence: float = 1.0,
         scale: float = 600.0,
-        close: float = 150.0,
     ) -> None:
         self.budget = budget or Budget()
         self.width = width
         self.rollout_moves = rollout_moves
         self.confidence = confidence
         self.scale = scale
-        self.close = close
         self.last_iterations = 0
 
     def choose(self, view: View, legal: Sequence[Move], rng: random.Random) -> Move:
@@ -171,25 +169,37 @@ class IsmctsBot(Bot):
         r = Reading(view)
         scores = score_reading(r, legal)
         order = sorted(range(len(legal)), key=lambda i: -scores[i])
-        candidates = [i for i in order[: self.width] if scores[i] > NEVER]
-        if len(candidates) <= 1 or not self._worth_searching(view, legal, scores, candidates):
+        candidates = self.candidates(view, legal, scores, order)
+        if len(candidates) <= 1:
             return legal[order[0]]
         return legal[self.search(view, legal, candidates, rng)]
 
-    def _worth_searching(
-        self, view: View, legal: Sequence[Move], scores: Sequence[float], candidates: Sequence[int]
-    ) -> bool:
-        """Whether the decision is searched: always outside the play phase and when the heuristic's
-        best is a discard or an ask; for a meld, when it spends wilds or a rival is close to it."""
+    def candidates(
+        self, view: View, legal: Sequence[Move], scores: Sequence[float], order: Sequence[int]
+    ) -> list[int]:
+        """The moves searched, the heuristic's best first (fewer than two: no search). Outside the play
+        phase, the heuristic's best ``width``. In the play phase nothing when the best is a meld of
+        naturals (the heuristic always lays those, and their order does not matter); else the best, then
+        in the heuristic's order the discards, an ask, one meld of naturals and one meld with wilds,
+        up to ``width`` moves."""
+        best = order[0]
         if view.phase is not Phase.PLAY:
-            return True
-        best = candidates[0]
-        move_action, wilds = _action_and_wilds(legal, best)
-        if move_action is not Action.MELD:
-            return True
-        if wilds:
-            return True
-        return scores[candidates[1]] >= scores[best] - self.close
+            return [i for i in order[: self.width] if scores[i] > NEVER]
+        action, wilds = _action_and_wilds(legal, best)
+        if action is Action.MELD and not wilds:
+            return []
+        out = [best]
+        seen_meld = {wilds > 0} if action is Action.MELD else set()
+        for index in order[1:]:
+            if len(out) >= self.width or scores[index] <= NEVER:
+                break
+            action, wilds = _action_and_wilds(legal, index)
+            if action is Action.MELD:
+                if (wilds > 0) in seen_meld:
+                    continue
+                seen_meld.add(wilds > 0)
+            out.append(index)
+        return out
 
     def answer(self, view: View, rng: random.Random) -> bool:
         """Searched like any decision: yes if "yes" comes out of the search."""
