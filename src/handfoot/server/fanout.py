@@ -75,6 +75,7 @@ ResyncHandler = Callable[[], Awaitable[object]]
 
 DEFAULT_CHANNEL = "handfoot:tables"
 RETRY_SECONDS = (0.1, 0.5, 1.0, 2.0, 5.0)
+SEND_BATCH = 256  # advances published in one round trip at most
 
 
 @dataclass(frozen=True)
@@ -170,6 +171,8 @@ class RedisFanout(Fanout):
         self.channel = channel
         self.client: Redis | None = None
         self.task: asyncio.Task[None] | None = None
+        self.outbox: asyncio.Queue[Advance] = asyncio.Queue()
+        self.sender: asyncio.Task[None] | None = None
 
     async def start(self, handler: AdvanceHandler, resync: ResyncHandler) -> None:
         """Connect and subscribe (raises if Redis does not answer: a server told to use Redis does not
@@ -182,7 +185,9 @@ class RedisFanout(Fanout):
             await self.client.aclose()
             self.client = None
             raise
-        self.task = asyncio.get_running_loop().create_task(self._listen(pubsub), name="handfoot-fanout")
+        loop = asyncio.get_running_loop()
+        self.task = loop.create_task(self._listen(pubsub), name="handfoot-fanout")
+        self.sender = loop.create_task(self._send(), name="handfoot-fanout-send")
 
     async def _subscribe(self) -> PubSub:
         assert self.client is not None
@@ -228,18 +233,39 @@ class RedisFanout(Fanout):
                     log.exception("resync after the Redis subscription came back failed")
 
     async def publish(self, table_id: str, version: int) -> None:
-        """Publish the advance; log (and otherwise ignore) a failure: the move is stored, and another
-        process that missed it catches up when a move of its own is refused as stale."""
-        if self.client is None:
-            return
-        try:
-            await self.client.publish(self.channel, Advance(table_id, version, self.origin).encode())
-        except Exception as exc:
-            log.warning("could not publish table %s version %d: %s", table_id, version, exc)
+        """Queue the advance for publishing (in order, on one connection, without waiting for Redis)."""
+        if self.client is not None:
+            self.outbox.put_nowait(Advance(table_id, version, self.origin))
+
+    async def _send(self) -> None:
+        """Publish queued advances, those waiting together in one pipelined round trip. A failure is
+        logged: the moves are stored, and a process that missed them catches up when a move of its own
+        is refused as stale, or when its subscription comes back."""
+        while True:
+            batch = [await self.outbox.get()]
+            while not self.outbox.empty() and len(batch) < SEND_BATCH:
+                batch.append(self.outbox.get_nowait())
+            if self.client is None:
+                continue
+            try:
+                async with self.client.pipeline(transaction=False) as pipe:
+                    for advance in batch:
+                        pipe.publish(self.channel, advance.encode())
+                    await pipe.execute()
+            except Exception as exc:
+                log.warning("could not publish %d table advances: %s", len(batch), exc)
 
     async def close(self) -> None:
         """Stop listening and close the connection."""
         await super().close()
+        if self.sender is not None:
+            deadline = asyncio.get_running_loop().time() + 1.0
+            while not self.outbox.empty() and asyncio.get_running_loop().time() < deadline:
+                await asyncio.sleep(0.01)
+            self.sender.cancel()
+            with suppress(asyncio.CancelledError):
+                await self.sender
+            self.sender = None
         if self.task is not None:
             self.task.cancel()
             with suppress(asyncio.CancelledError):

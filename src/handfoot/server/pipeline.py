@@ -15,7 +15,6 @@ from __future__ import annotations
 
 import asyncio
 import logging
-from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from typing import Any
 
@@ -27,11 +26,6 @@ from handfoot.server.storage import MoveConflict, StorageError
 from handfoot.server.tables import LiveTable, TableService, snapshot_of
 
 log = logging.getLogger("handfoot.server")
-
-# Moves are stored from these threads: a commit waiting for the disk holds a thread, not the event loop,
-# and commits of several tables can be in flight at once (the database groups them).
-STORE_THREADS = 16
-_store_pool = ThreadPoolExecutor(STORE_THREADS, thread_name_prefix="handfoot-store")
 
 # The ``rule`` of refusals made before the engine is asked.
 SEAT_RULE = "seat"
@@ -176,10 +170,11 @@ def store(service: TableService, live: LiveTable, played: Played) -> Accepted | 
 
 
 async def store_async(service: TableService, live: LiveTable, played: Played) -> Accepted | Refused:
-    """Store a played move in a worker thread, so that the event loop serves other tables while the
-    database commits (a PostgreSQL commit waits for its log to reach the disk)."""
+    """Store a played move from the storage's writer threads, so that the event loop serves other tables
+    while the database commits (a PostgreSQL commit waits for its log to reach the disk)."""
     try:
-        await asyncio.get_running_loop().run_in_executor(_store_pool, _write, service, live, played)
+        pool = service.storage.writers
+        await asyncio.get_running_loop().run_in_executor(pool, _write, service, live, played)
     except StorageError as exc:
         return _stored(service, live, played, exc)
     return _stored(service, live, played, None)

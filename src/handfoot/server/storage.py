@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from typing import Any
@@ -78,7 +79,9 @@ moves_t = Table(
     PrimaryKeyConstraint("table_id", "seq", name="hf_moves_table_seq_key"),
 )
 
-# Connections kept for storing moves (the server stores from up to 16 threads at once).
+# Threads (and connections) storing moves on a server database: commits of several tables overlap and
+# the database groups them. SQLite takes one writer at a time, so it gets one thread: writers that
+# queue in Python wait less than writers that SQLite's busy handler puts to sleep.
 STORE_CONNECTIONS = 16
 
 # Taken (on PostgreSQL) while creating the schema, so that processes starting together do not race.
@@ -161,7 +164,9 @@ def database_url(url: str) -> str:
 
 
 class Storage:
-    """The table store. Each method is one transaction; writes either happen completely or not at all."""
+    """The table store. Each method is one transaction; writes either happen completely or not at all.
+    ``writers`` is the thread pool the server stores moves from (``append_move`` is safe in any thread).
+    """
 
     def __init__(self, url: str) -> None:
         """Open the database at a SQLAlchemy ``url`` and create its tables if they are missing."""
@@ -177,13 +182,18 @@ class Storage:
         # A move alone is one INSERT: on a server database, a connection in autocommit stores it in one
         # round trip instead of three (BEGIN, INSERT, COMMIT). A single statement is atomic either way.
         self.single: Engine = self.engine
-        if self.engine.dialect.name != "sqlite":
+        sqlite = self.engine.dialect.name == "sqlite"
+        self.writers = ThreadPoolExecutor(
+            1 if sqlite else STORE_CONNECTIONS, thread_name_prefix="handfoot-store"
+        )
+        if not sqlite:
             self.single = create_engine(
                 database_url(url), isolation_level="AUTOCOMMIT", pool_size=STORE_CONNECTIONS, max_overflow=8
             )
 
     def close(self) -> None:
-        """Release the database connections."""
+        """Stop the writer threads (after the writes in flight) and release the database connections."""
+        self.writers.shutdown(wait=True)
         self.engine.dispose()
         if self.single is not self.engine:
             self.single.dispose()
