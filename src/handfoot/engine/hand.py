@@ -6,6 +6,7 @@ Every check returns a ``Refusal`` (the rule option broken and a sentence for the
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import NamedTuple
 
 from handfoot import cards as C
@@ -664,16 +665,13 @@ def legal_ids(s: HandState) -> list[int]:
 
 
 def _first_card(s: HandState, seat: int, kind: int) -> int:
-    held = s.hand_cards[seat]
-    for card in C.IDS_OF_KIND[kind]:
-        if held[card]:
-            return card
-    return C.IDS_OF_KIND[kind][0]
+    return pick_cards(s.hand_cards[seat], kind, 1, {})[0]
 
 
-def _pick_cards(s: HandState, seat: int, kind: int, count: int, taken: dict[int, int]) -> list[int]:
-    """``count`` cards of ``kind`` from the seat's hand, lowest suit first, not reusing ``taken``."""
-    held = s.hand_cards[seat]
+def pick_cards(held: Sequence[int], kind: int, count: int, taken: dict[int, int]) -> list[int]:
+    """``count`` cards of ``kind`` from ``held`` (counts by card id), lowest suit first, not reusing the
+    cards counted in ``taken`` (which it updates). Where too few are held, the kind's first card stands
+    in (a move naming it will be refused)."""
     out: list[int] = []
     for card in C.IDS_OF_KIND[kind]:
         spare = held[card] - taken.get(card, 0)
@@ -683,36 +681,46 @@ def _pick_cards(s: HandState, seat: int, kind: int, count: int, taken: dict[int,
             spare -= 1
         if len(out) == count:
             break
-    while len(out) < count:  # not held: name the first card of the kind (the move will be refused)
+    while len(out) < count:
         out.append(C.IDS_OF_KIND[kind][0])
     return out
 
 
+def _pick_cards(s: HandState, seat: int, kind: int, count: int, taken: dict[int, int]) -> list[int]:
+    """``pick_cards`` from the seat's hand."""
+    return pick_cards(s.hand_cards[seat], kind, count, taken)
+
+
 def _pickup_move(s: HandState, seat: int, naturals: int) -> Move:
-    top = KIND_OF[s.pile[-1]]
-    return Move(Action.PICKUP, (Group(top, tuple(_pick_cards(s, seat, top, naturals, {}))),))
+    return move_for(s.hand_cards[seat], s.pile[-1], PICKUP_BASE + naturals)
+
+
+def move_for(held: Sequence[int], pile_top: int, mid: int) -> Move:
+    """The Move an atomic id stands for, naming cards from ``held`` (the mover's counts by card id) and
+    the pile's top card (-1: empty). It needs nothing a seat does not see, so a bot can build it from its
+    view. Raises ValueError for a number that is no move id."""
+    decoded = decode_id(mid)
+    action = decoded.action
+    if action is Action.PICKUP:
+        if pile_top < 0:
+            return Move(Action.PICKUP, (Group(-1, ()),))
+        top = KIND_OF[pile_top]
+        return Move(Action.PICKUP, (Group(top, tuple(pick_cards(held, top, decoded.naturals, {}))),))
+    if action is Action.DISCARD:
+        return Move(Action.DISCARD, card=pick_cards(held, decoded.kind, 1, {})[0])
+    if action is Action.MELD:
+        taken: dict[int, int] = {}
+        kind = decoded.kind
+        cards = pick_cards(held, kind, decoded.naturals, taken) if kind != WILD_RANK else []
+        cards += pick_cards(held, JOKER, decoded.jokers, taken)
+        cards += pick_cards(held, DEUCE, decoded.deuces, taken)
+        return Move(Action.MELD, (Group(kind, tuple(cards)),))
+    return Move(action)
 
 
 def move_of_id(s: HandState, mid: int) -> Move:
-    """The Move an atomic id stands for in this position, naming cards the player holds."""
-    decoded = decode_id(mid)
-    action = decoded.action
-    seat = s.to_move
-    if action is Action.PICKUP:
-        if not s.pile:
-            return Move(Action.PICKUP, (Group(-1, ()),))
-        return _pickup_move(s, seat, decoded.naturals)
-    if action is Action.DISCARD:
-        return Move(Action.DISCARD, card=_first_card(s, seat, decoded.kind))
-    if action is Action.MELD:
-        taken: dict[int, int] = {}
-        cards = (
-            _pick_cards(s, seat, decoded.kind, decoded.naturals, taken) if decoded.kind != WILD_RANK else []
-        )
-        cards += _pick_cards(s, seat, JOKER, decoded.jokers, taken)
-        cards += _pick_cards(s, seat, DEUCE, decoded.deuces, taken)
-        return Move(Action.MELD, (Group(decoded.kind, tuple(cards)),))
-    return Move(action)
+    """The Move an atomic id stands for in this position, naming cards the player to move holds."""
+    return move_for(s.hand_cards[s.to_move], s.pile[-1] if s.pile else -1, mid)
 
 
 # --- applying ------------------------------------------------------------------------------------
