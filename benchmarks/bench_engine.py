@@ -1,0 +1,139 @@
+"""Engine speed in random play: complete hands per second and moves per second, per preset, on one core.
+
+    python benchmarks/bench_engine.py                 # 40 hands per preset, median of 5 runs
+    python benchmarks/bench_engine.py --quick         # CI smoke: 3 hands per preset, one run
+    python benchmarks/bench_engine.py --hands 100 --repeats 7 --players 6
+    python benchmarks/bench_engine.py --profile       # cProfile of one run, top functions by own time
+
+Each hand is a fresh game (seed = hand number) played to its end by ``RandomPlayer`` from
+``tests/conftest.py``, the policy the random-play tests use (openings and melds preferred). The timed
+loop is the engine's work plus the policy's: ``legal_ids()`` for every decision, ``opening_moves`` where
+the policy looks for an opening, and ``apply``/``apply_id``. Times are ``time.perf_counter`` (wall); CPU
+time (``time.process_time``) is printed beside it because other jobs on a shared machine inflate wall time.
+The figure the engine aims at: 50,000 moves/s or more, legal-move generation included.
+"""
+
+from __future__ import annotations
+
+import argparse
+import cProfile
+import importlib.util
+import io
+import platform
+import pstats
+import random
+import statistics
+import sys
+import time
+from pathlib import Path
+from types import ModuleType
+
+from handfoot.engine import Game, Move
+from handfoot.rules import PRESET_NAMES, preset
+
+TARGET_MOVES_PER_SECOND = 50_000
+
+
+def _policy_module() -> ModuleType:
+    """tests/conftest.py, loaded by path (it holds RandomPlayer and imports nothing but handfoot)."""
+    path = Path(__file__).resolve().parent.parent / "tests" / "conftest.py"
+    spec = importlib.util.spec_from_file_location("handfoot_random_policy", path)
+    assert spec is not None and spec.loader is not None, f"cannot load {path}"
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+RandomPlayer = _policy_module().RandomPlayer
+
+
+def play_hands(name: str, players: int, hands: int) -> int:
+    """Play ``hands`` complete hands at random under a preset; returns the number of moves played."""
+    rules = preset(name)
+    moves = 0
+    for seed in range(hands):
+        game = Game(rules, players, seed=seed)
+        player = RandomPlayer(random.Random(seed))
+        state = game.state
+        while game.state is state and not game.finished:
+            choice = player.choose(state, game.legal_ids())
+            if isinstance(choice, Move):
+                game.apply(choice)
+            else:
+                game.apply_id(choice)
+            moves += 1
+    return moves
+
+
+def bench(name: str, players: int, hands: int, repeats: int) -> dict[str, float]:
+    """Median hands/s and moves/s (wall and CPU) over ``repeats`` runs of ``hands`` hands."""
+    walls: list[float] = []
+    cpus: list[float] = []
+    moves = 0
+    for _ in range(repeats):
+        wall0, cpu0 = time.perf_counter(), time.process_time()
+        moves = play_hands(name, players, hands)
+        walls.append(time.perf_counter() - wall0)
+        cpus.append(time.process_time() - cpu0)
+    wall, cpu = statistics.median(walls), statistics.median(cpus)
+    return {
+        "hands_s": hands / wall,
+        "moves_s": moves / wall,
+        "cpu_moves_s": moves / cpu,
+        "moves_per_hand": moves / hands,
+    }
+
+
+def profile(hands: int, players: int | None, top: int) -> str:
+    """cProfile of one run over every preset: the ``top`` functions by own time."""
+    profiler = cProfile.Profile()
+    profiler.enable()
+    for name in PRESET_NAMES:
+        play_hands(name, players or preset(name).default_players, hands)
+    profiler.disable()
+    out = io.StringIO()
+    pstats.Stats(profiler, stream=out).sort_stats("tottime").print_stats(top)
+    return out.getvalue()
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(
+        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
+    parser.add_argument("--hands", type=int, default=40, help="complete hands per preset and run")
+    parser.add_argument("--repeats", type=int, default=5, help="runs per preset (the median is shown)")
+    parser.add_argument("--players", type=int, default=None, help="player count (default: each preset's)")
+    parser.add_argument("--quick", action="store_true", help="CI smoke run: 3 hands, one run")
+    parser.add_argument("--profile", action="store_true", help="print a cProfile summary instead")
+    args = parser.parse_args(argv)
+    hands, repeats = (3, 1) if args.quick else (args.hands, args.repeats)
+
+    print(f"python {platform.python_version()} ({platform.python_implementation()}) on {platform.machine()}")
+    print(f"command: python {' '.join([Path(sys.argv[0]).as_posix(), *(argv or sys.argv[1:])])}")
+    if args.profile:
+        print(f"cProfile of one run of {hands} hands per preset, one core")
+        print(profile(hands, args.players, 25))
+        return 0
+    print(f"{hands} hands per preset, median of {repeats} run(s), one core, time.perf_counter")
+    print(f"{'preset':<15}{'players':>8}{'hands/s':>10}{'moves/s':>10}{'cpu moves/s':>13}{'moves/hand':>12}")
+    all_moves = all_wall = 0.0
+    for name in PRESET_NAMES:
+        players = args.players or preset(name).default_players
+        if players not in preset(name).players_allowed:
+            print(f"{name:<15}{players:>8}   (not a player count of this preset)")
+            continue
+        row = bench(name, players, hands, repeats)
+        all_moves += row["moves_per_hand"] * hands
+        all_wall += hands / row["hands_s"]
+        print(
+            f"{name:<15}{players:>8}{row['hands_s']:>10.1f}{row['moves_s']:>10.0f}"
+            f"{row['cpu_moves_s']:>13.0f}{row['moves_per_hand']:>12.0f}"
+        )
+    if all_wall:
+        overall = all_moves / all_wall
+        print(f"all presets: {overall:,.0f} moves/s (target {TARGET_MOVES_PER_SECOND:,})")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
