@@ -665,7 +665,15 @@ def legal_ids(s: HandState) -> list[int]:
 
 
 def _first_card(s: HandState, seat: int, kind: int) -> int:
-    return pick_cards(s.hand_cards[seat], kind, 1, {})[0]
+    return first_card(s.hand_cards[seat], kind)
+
+
+def first_card(held: Sequence[int], kind: int) -> int:
+    """The first card of ``kind`` in ``held`` (counts by card id), lowest suit first (or the kind's first)."""
+    for card in C.IDS_OF_KIND[kind]:
+        if held[card]:
+            return card
+    return C.IDS_OF_KIND[kind][0]
 
 
 def pick_cards(held: Sequence[int], kind: int, count: int, taken: dict[int, int]) -> list[int]:
@@ -707,7 +715,7 @@ def move_for(held: Sequence[int], pile_top: int, mid: int) -> Move:
         top = KIND_OF[pile_top]
         return Move(Action.PICKUP, (Group(top, tuple(pick_cards(held, top, decoded.naturals, {}))),))
     if action is Action.DISCARD:
-        return Move(Action.DISCARD, card=pick_cards(held, decoded.kind, 1, {})[0])
+        return Move(Action.DISCARD, card=first_card(held, decoded.kind))
     if action is Action.MELD:
         taken: dict[int, int] = {}
         kind = decoded.kind

@@ -158,6 +158,13 @@ class DecodedId(NamedTuple):
 
 def decode_id(mid: int) -> DecodedId:
     """Take an atomic id apart; raises ValueError for a number that is no move id."""
+    decoded = DECODED[mid] if 0 <= mid < NUM_MOVE_IDS else None
+    if decoded is None:
+        raise ValueError(f"{mid} is not a move id")
+    return decoded
+
+
+def _decode(mid: int) -> DecodedId:
     if mid == DRAW_ID:
         return DecodedId(Action.DRAW)
     if PICKUP_BASE <= mid <= PICKUP_BASE + MAX_PICKUP_NATURALS:
@@ -185,6 +192,17 @@ def decode_id(mid: int) -> DecodedId:
         if rank in _GROUP_RANKS and not (rank == C.WILD_RANK and card_type == 0):
             return DecodedId(Action.MELD, rank, int(card_type == 0), int(card_type == 1), int(card_type == 2))
     raise ValueError(f"{mid} is not a move id")
+
+
+def _decoded_or_none(mid: int) -> DecodedId | None:
+    try:
+        return _decode(mid)
+    except ValueError:
+        return None
+
+
+# Every id taken apart once: ``DECODED[mid]`` is its DecodedId, or None for a number that is no move.
+DECODED: tuple[DecodedId | None, ...] = tuple(_decoded_or_none(mid) for mid in range(NUM_MOVE_IDS))
 
 
 # --- text -----------------------------------------------------------------------------------------
