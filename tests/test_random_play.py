@@ -415,7 +415,7 @@ def check_hand_end(game: Game, s: HandState, stats: Counter[str]) -> None:
         assert clean + dirty + wild >= rules.go_out_books, "went out without the books"
         if rules.all_feet_to_go_out:
             assert all(s.in_foot[p] for p in s.seating.side_seats[s.seating.side_of[out]])
-    if any(s.books):
+    if any(any(owner_books) for owner_books in s.books):
         stats["books"] += 1
     if s.end_reason.name == "STOCK_EMPTY":
         assert not s.stock
