@@ -2,13 +2,16 @@
 
     python benchmarks/bench_bots.py speed [--hands 200]
     python benchmarks/bench_bots.py random [--games 200] [--workers 2]
-    python benchmarks/bench_bots.py ismcts [--games 100] [--budget 30] [--workers 2]
+    python benchmarks/bench_bots.py ismcts [--games 200] [--budget 24] [--workers 2] [--seed 1]
+                                           [--only kitchen-table|family]
+    python benchmarks/bench_bots.py search-time [--budget 24]
     python benchmarks/bench_bots.py all
 
 ``speed``: complete 4-player kitchen-table hands per second on one core, the heuristic in every seat
 (the runner's work included: legal moves, openings and a view per decision, as in a tournament).
 ``random``: heuristic vs random under every preset (whole games). ``ismcts``: ISMCTS vs heuristic
-on kitchen-table (4 players, partnerships) and family (individuals), single hands.
+on kitchen-table (4 players, partnerships) and family (3 players, individuals), single hands.
+``search-time``: CPU time per searched ISMCTS decision at a budget, over the positions of 3 hands.
 Targets: heuristic >= 95% against random everywhere; ISMCTS > 55% against the heuristic with the
 95% interval above 50%.
 """
@@ -21,7 +24,7 @@ import statistics
 import time
 from typing import Any
 
-from handfoot.bots import HeuristicBot, legal_for
+from handfoot.bots import Budget, HeuristicBot, IsmctsBot, legal_for
 from handfoot.engine import Game, view
 from handfoot.rules import PRESET_NAMES, preset
 from handfoot.sim.stats import wilson
@@ -60,12 +63,42 @@ def bench_speed(hands: int, repeats: int = 5) -> float:
     return rate
 
 
-def report(name: str, seats: str, games: int, workers: int, hands: bool, seed: int = 1) -> Any:
-    """Run one tournament and print its line: the first side's win rate and interval."""
-    rules = preset(name)
-    config = TournamentConfig(
-        rules, rules.default_players, parse_seats(seats, rules.default_players), games, seed, hands
+def bench_search_time(budget: str, hands: int = 3) -> None:
+    """CPU time per searched ISMCTS decision at ``budget``: every position of ``hands`` 4-player
+    kitchen-table hands played by the heuristic, searched by ISMCTS for the seat to move (one core)."""
+    rules = preset("kitchen-table")
+    heuristic = HeuristicBot()
+    bot = IsmctsBot(Budget.parse(budget))
+    rng = random.Random(0)
+    times: list[float] = []
+    for seed in range(hands):
+        game = Game(rules, 4, 1000 + seed)
+        while not game.results:
+            state = game.state
+            seat_view = view(state, state.to_move)
+            legal = legal_for(state, game.legal_ids())
+            start = time.process_time()
+            bot.choose(seat_view, legal, rng)
+            spent = time.process_time() - start
+            if bot.last_iterations:
+                times.append(spent)
+            play_chosen(game, legal, heuristic.choose(seat_view, legal, rng))
+    times.sort()
+    print(
+        f"ismcts:{budget}: {len(times)} searched decisions in {hands} hands, CPU time per decision: "
+        f"mean {1000 * statistics.mean(times):.0f} ms, median {1000 * statistics.median(times):.0f} ms, "
+        f"95th percentile {1000 * times[int(0.95 * (len(times) - 1))]:.0f} ms, max {1000 * times[-1]:.0f} ms"
     )
+
+
+def report(
+    name: str, seats: str, games: int, workers: int, hands: bool, seed: int = 1, players: int = 0
+) -> Any:
+    """Run one tournament and print its line: the first bot's wins (over every side it plays) and
+    interval."""
+    rules = preset(name)
+    players = players or rules.default_players
+    config = TournamentConfig(rules, players, parse_seats(seats, players), games, seed, hands)
     start = time.perf_counter()
     data = run_tournament(config, workers).to_json()
     bot = config.seats[0]
@@ -89,20 +122,29 @@ def main() -> None:
     parser = argparse.ArgumentParser(
         description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
     )
-    parser.add_argument("which", choices=("speed", "random", "ismcts", "all"))
+    parser.add_argument("which", choices=("speed", "random", "ismcts", "search-time", "all"))
     parser.add_argument("--hands", type=int, default=200)
     parser.add_argument("--games", type=int, default=0)
-    parser.add_argument("--budget", default="30")
+    parser.add_argument("--budget", default="24")
     parser.add_argument("--workers", type=int, default=2)
+    parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--only", choices=("kitchen-table", "family"), default=None)
     args = parser.parse_args()
     if args.which in ("speed", "all"):
         bench_speed(args.hands)
     if args.which in ("random", "all"):
         for name in sorted(PRESET_NAMES):
             report(name, "heuristic,random", args.games or 200, args.workers, hands=False)
+    if args.which in ("search-time", "all"):
+        bench_search_time(args.budget)
     if args.which in ("ismcts", "all"):
-        for name in ("kitchen-table", "family"):
-            report(name, f"ismcts:{args.budget},heuristic", args.games or 100, args.workers, hands=True)
+        games = args.games or 200
+        if args.only in (None, "kitchen-table"):  # partnerships: ISMCTS in seats 0 and 2
+            seats = f"ismcts:{args.budget},heuristic"
+            report("kitchen-table", seats, games, args.workers, True, args.seed, players=4)
+        if args.only in (None, "family"):  # individuals: ISMCTS in seat 0 against two heuristics
+            seats = f"ismcts:{args.budget},heuristic,heuristic"
+            report("family", seats, games, args.workers, True, args.seed, players=3)
 
 
 if __name__ == "__main__":
