@@ -4,7 +4,7 @@ VENV ?= .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: run test lint typecheck bench clean chromium web-check services
+.PHONY: run test lint typecheck bench bench-compiled clean chromium web-check services
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -57,7 +57,16 @@ web-check:
 	cd web-client && npm ci --no-audit --no-fund --loglevel=error && npm run check
 
 bench: $(STAMP)
-	$(BIN)/python benchmarks/bench_engine.py
+	$(BIN)/python benchmarks/bench_engine.py $(BENCH_ARGS)
+
+# The engine's hot path compiled with mypyc, unchanged, then the same benchmark against the compiled modules.
+MYPYC_MODULES := handfoot/cards.py handfoot/engine/hand.py handfoot/engine/state.py handfoot/engine/moves.py \
+	handfoot/engine/errors.py handfoot/engine/events.py
+bench-compiled: $(STAMP)
+	$(BIN)/pip install --quiet setuptools
+	rm -rf build/mypyc && mkdir -p build/mypyc && cp -r src/handfoot build/mypyc/
+	cd build/mypyc && ../../$(BIN)/mypyc $(MYPYC_MODULES) > build.log
+	PYTHONPATH=build/mypyc $(BIN)/python benchmarks/bench_engine.py $(BENCH_ARGS)
 
 clean:
 	rm -rf $(VENV)
