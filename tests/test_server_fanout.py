@@ -20,10 +20,11 @@ from pathlib import Path
 from typing import Any
 
 import httpx
+import pytest
 import redis
 import redis.asyncio
 
-from handfoot.server.config import Settings
+from handfoot.server.config import Settings, SettingsError, load_settings
 from handfoot.server.fanout import (
     Advance,
     AdvanceHandler,
@@ -54,6 +55,15 @@ def test_advance_messages_round_trip_and_junk_is_ignored() -> None:
     for junk in ("", "[]", "{}", "not json", '{"table": 1, "version": 2, "origin": "x"}',
                  '{"table": "t", "version": "2", "origin": "x"}'):  # fmt: skip
         assert Advance.decode(junk) is None
+
+
+def test_the_redis_url_comes_from_the_argument_else_the_environment() -> None:
+    env = {"HANDFOOT_REDIS_URL": "redis://cache:6380/2"}
+    assert load_settings({}).redis_url == ""
+    assert load_settings(env).redis_url == "redis://cache:6380/2"
+    assert load_settings(env, redis_url="unix:///run/redis.sock").redis_url == "unix:///run/redis.sock"
+    with pytest.raises(SettingsError, match="redis_url is 'http://cache'"):
+        load_settings({"HANDFOOT_REDIS_URL": "http://cache"})
 
 
 def test_without_redis_a_process_has_its_own_in_process_fanout() -> None:
