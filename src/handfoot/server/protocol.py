@@ -140,6 +140,7 @@ def view_json(v: View) -> dict[str, Any]:
         "phase": v.phase.name.lower(),
         "permission": {0: "none", 1: "granted", -1: "refused"}.get(v.permission, "none"),
         "hand": C.codes(v.hand),
+        "foot": C.codes(v.foot),
         "seats": [
             {
                 "hand_count": s.hand_count,
