@@ -25,8 +25,8 @@ typecheck: $(STAMP)
 	$(BIN)/mypy
 
 test: lint typecheck services chromium web-check
-	$(BIN)/pytest -n 2
 	$(BIN)/python benchmarks/bench_engine.py --quick
+	$(BIN)/pytest -n 2
 
 # PostgreSQL and Redis for the server tests, started when they are not answering. In CI (CI=true) one that
 # cannot be started fails the build; elsewhere the tests that need it skip and say why.
