@@ -229,3 +229,28 @@ def test_bot_seat_moves_through_the_pipeline(base: str) -> None:
     bot_moves = ann.until(lambda m: m["type"] == "state" and m["view"]["to_move"] == 0)
     assert bot_moves["last"]["seat"] == 1
     assert bot_moves["version"] > state["version"]
+
+
+def test_pick_foot_seen_shows_own_foot_and_offers_keep_or_swap(base: str) -> None:
+    """In-laws (004) with pick_foot_seen: each seat sees its own two piles (never another's) and the seat to
+    move chooses keep or swap before anyone draws; after swapping, its Hand is the pile it saw as the Foot."""
+    created = new_table(base, preset="in-laws", players=4, options={"pick_foot_seen": True})
+    table_id = created["table"]["id"]
+    tokens = [invite["token"] for invite in created["invites"]]
+    clients = [SeatClient(base, table_id, token, f"P{i}") for i, token in enumerate(tokens)]
+    states = [first_state(c) for c in clients]
+    for seat, state in enumerate(states):
+        view = state["view"]
+        assert view["phase"] == "pick_foot"
+        assert len(view["hand"]) == 11 and len(view["foot"]) == 11
+        others = [s["view"] for i, s in enumerate(states) if i != seat]
+        assert all(view["foot"] != other["foot"] or view["hand"] != other["hand"] for other in others)
+    mover = states[0]["view"]["to_move"]
+    assert sorted(states[mover]["legal"]) == ["keep", "swap"]
+    assert all(not s["legal"] for i, s in enumerate(states) if i != mover)
+    seen_foot = states[mover]["view"]["foot"]
+    clients[mover].move("swap", states[mover]["version"])
+    after = clients[mover].state(states[mover]["version"] + 1)
+    assert sorted(after["view"]["hand"]) == sorted(seen_foot)
+    for client in clients:
+        client.close()

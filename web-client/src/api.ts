@@ -108,6 +108,8 @@ export interface View {
   phase: "draw" | "play" | "answer" | "over";
   permission: "none" | "granted" | "refused";
   hand: string[];
+  /** The seat's own unplayed Foot, only where the rules let a player see it (pick_foot_seen). */
+  foot?: string[];
   seats: SeatView[];
   melds: MeldView[];
   red_threes: string[][];

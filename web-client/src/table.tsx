@@ -603,6 +603,11 @@ function Table({ tableId, token, name }: { tableId: string; token: string | null
               <span class={`foot ${view.seats[me]?.in_foot ? "in" : ""}`} data-testid="my-foot">
                 {view.seats[me]?.in_foot ? "You are in your Foot" : `Your Foot: ${view.seats[me]?.foot_count ?? 0} cards waiting`}
               </span>
+              {view.foot && view.foot.length ? (
+                <span class="muted" data-testid="seen-foot">
+                  (seen: {view.foot.join(" ")})
+                </span>
+              ) : null}
               <GoOutNeeds rules={rules} books={view.books[myOwner ?? 0]} seating={seating} me={me} view={view} />
             </div>
             <div class="hand" role="group" aria-label="Your hand: select cards">
@@ -637,6 +642,16 @@ function Table({ tableId, token, name }: { tableId: string; token: string | null
               <button type="button" class="action" disabled={!myTurn || view.phase !== "play" || selectedCards.length !== 1} onClick={discard} aria-keyshortcuts="X">
                 Discard
               </button>
+              {legal.includes("keep") ? (
+                <button type="button" class="action primary" onClick={() => send("keep")}>
+                  Keep this Hand
+                </button>
+              ) : null}
+              {legal.includes("swap") ? (
+                <button type="button" class="action" onClick={() => send("swap")}>
+                  Swap: the other pile is my Hand
+                </button>
+              ) : null}
               {legal.includes("ask") ? (
                 <button type="button" class="action" onClick={() => send("ask")}>
                   Ask partner: May I go out?
