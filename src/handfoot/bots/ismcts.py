@@ -152,7 +152,7 @@ class IsmctsBot(Bot):
         confidence: float = 1.0,
         scale: float = 600.0,
     ) -> None:
-        self.budget = budget or Budget()
+        self.budget = budget or Budget(iterations=200, seconds=1.0)
         self.width = width
         self.rollout_moves = rollout_moves
         self.confidence = confidence
