@@ -5,7 +5,7 @@ import { useEffect, useRef, useState } from "preact/hooks";
 import { api, type ReplayListing, type ReplayStep } from "./api";
 import { sortCards } from "./cards";
 import { Card, CardBack, HandBreakdown, Header, ScoreSheet } from "./components";
-import { describeEvent, MeldRow, seatLabel, winsText } from "./table";
+import { describeEvent, MeldRow, SidesStatus, seatLabel, winsText } from "./table";
 
 function initialStep(): number {
   const raw = new URLSearchParams(location.search).get("step");
@@ -230,22 +230,7 @@ export function ReplayPage({ tableId }: { tableId: string }) {
               Discard pile {view.pile_size}
             </div>
           </div>
-          <div class="sides-status">
-            {owners.map((owner) => (
-              <div key={owner} class="side-status">
-                <div class="who">{ownerName(owner)}</div>
-                <div>
-                  Opening minimum <strong>{view.minimums[owner] ?? "?"}</strong>:{" "}
-                  {view.down[owner] ? <span class="down yes">down</span> : <span class="down no">not down yet</span>}
-                </div>
-                {(view.red_threes[ownerSide(owner)]?.length ?? 0) > 0 && owners.indexOf(owner) === owners.findIndex((o) => ownerSide(o) === ownerSide(owner)) ? (
-                  <div class="red3s" aria-label="Red threes laid down">
-                    {view.red_threes[ownerSide(owner)]?.map((c, i) => <Card key={i} code={c} small />)}
-                  </div>
-                ) : null}
-              </div>
-            ))}
-          </div>
+          <SidesStatus view={view} owners={owners} ownerName={ownerName} ownerSide={ownerSide} />
         </section>
 
         <section class="melds-area" aria-label="Melds">

@@ -13,6 +13,7 @@ import {
   type ServerMessage,
   type StateMessage,
   type TableSummary,
+  type View,
   type Welcome,
 } from "./api";
 import { groupByRank, isWild, rankWord, sortCards } from "./cards";
@@ -558,22 +559,7 @@ function Table({ tableId, token, name }: { tableId: string; token: string | null
               Take the pile
             </button>
           </div>
-          <div class="sides-status">
-            {owners.map((owner) => (
-              <div key={owner} class={`side-status ${owner === myOwner ? "mine" : ""}`}>
-                <div class="who">{ownerName(owner)}</div>
-                <div>
-                  Opening minimum <strong>{view.minimums[owner] ?? "?"}</strong>:{" "}
-                  {view.down[owner] ? <span class="down yes">down</span> : <span class="down no">not down yet</span>}
-                </div>
-                {(view.red_threes[ownerSide(owner)]?.length ?? 0) > 0 && owners.indexOf(owner) === owners.findIndex((o) => ownerSide(o) === ownerSide(owner)) ? (
-                  <div class="red3s" aria-label="Red threes laid down">
-                    {view.red_threes[ownerSide(owner)]?.map((c, i) => <Card key={i} code={c} small />)}
-                  </div>
-                ) : null}
-              </div>
-            ))}
-          </div>
+          <SidesStatus view={view} owners={owners} ownerName={ownerName} ownerSide={ownerSide} mine={myOwner} />
         </section>
 
         <section class="melds-area" aria-label="Melds">
@@ -800,6 +786,40 @@ function Table({ tableId, token, name }: { tableId: string; token: string | null
 function meldOrder(cards: string[]): string[] {
   const sorted = sortCards(cards);
   return [...sorted.filter((c) => !isWild(c)), ...sorted.filter(isWild)];
+}
+
+/** Each meld owner's opening minimum, whether it is down, and its side's laid red 3s (shown once per side). */
+export function SidesStatus({
+  view,
+  owners,
+  ownerName,
+  ownerSide,
+  mine,
+}: {
+  view: View;
+  owners: number[];
+  ownerName: (owner: number) => string;
+  ownerSide: (owner: number) => number;
+  mine?: number | null;
+}) {
+  return (
+    <div class="sides-status">
+      {owners.map((owner) => (
+        <div key={owner} class={`side-status ${owner === mine ? "mine" : ""}`}>
+          <div class="who">{ownerName(owner)}</div>
+          <div>
+            Opening minimum <strong>{view.minimums[owner] ?? "?"}</strong>:{" "}
+            {view.down[owner] ? <span class="down yes">down</span> : <span class="down no">not down yet</span>}
+          </div>
+          {(view.red_threes[ownerSide(owner)]?.length ?? 0) > 0 && owners.indexOf(owner) === owners.findIndex((o) => ownerSide(o) === ownerSide(owner)) ? (
+            <div class="red3s" aria-label="Red threes laid down">
+              {view.red_threes[ownerSide(owner)]?.map((c, i) => <Card key={i} code={c} small />)}
+            </div>
+          ) : null}
+        </div>
+      ))}
+    </div>
+  );
 }
 
 export function MeldRow({
