@@ -128,6 +128,8 @@ def test_registry_names_levels_and_budgets() -> None:
     assert isinstance(hard, IsmctsBot) and hard.budget.seconds == 1.0
     bot = make_bot("ismcts:50,0.2s")
     assert isinstance(bot, IsmctsBot) and bot.budget == Budget(50, 0.2)
+    bot = make_bot("ismcts:50+0.2s")  # the form that fits in a --seats list
+    assert isinstance(bot, IsmctsBot) and bot.budget == Budget(50, 0.2)
     with pytest.raises(ValueError, match="unknown bot"):
         make_bot("grandmaster")
     with pytest.raises(ValueError, match="bad budget"):

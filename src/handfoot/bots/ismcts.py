@@ -73,10 +73,11 @@ class Budget:
 
     @classmethod
     def parse(cls, text: str) -> Budget:
-        """``"300"`` (iterations), ``"0.5s"`` (seconds) or ``"300,0.5s"`` (both)."""
+        """``"300"`` (iterations), ``"0.5s"`` (seconds) or ``"300,0.5s"`` / ``"300+0.5s"`` (both; the
+        ``+`` form fits in a comma-separated ``--seats`` list)."""
         iterations: int | None = None
         seconds: float | None = None
-        for part in text.split(","):
+        for part in text.replace("+", ",").split(","):
             part = part.strip().lower()
             try:
                 if part.endswith("s"):
