@@ -24,7 +24,9 @@ from typing import overload
 
 from handfoot import cards as C
 from handfoot.engine import hand as H
-from handfoot.engine.moves import NUM_MOVE_IDS, Action, DecodedId, Group, Move, decode_id, move_id
+from handfoot.engine.hand import move_for
+from handfoot.engine.moves import DECODED as ENGINE_DECODED
+from handfoot.engine.moves import Action, DecodedId, Move, move_id
 from handfoot.engine.openings import opening_moves
 from handfoot.engine.state import HandState, Phase
 from handfoot.engine.views import View
@@ -59,66 +61,15 @@ class Bot(ABC):
         return f"<{type(self).__name__} {self.name}>"
 
 
-def _decode_all() -> tuple[DecodedId | None, ...]:
-    """``decode_id`` of every id (None for numbers that are no move id), computed once."""
-    out: list[DecodedId | None] = []
-    for mid in range(NUM_MOVE_IDS):
-        try:
-            out.append(decode_id(mid))
-        except ValueError:
-            out.append(None)
-    return tuple(out)
-
-
-DECODED: tuple[DecodedId | None, ...] = _decode_all()
-_IDS_OF_KIND = C.IDS_OF_KIND
-_WILD_RANK = C.WILD_RANK
-
-
-def _pick(held: Sequence[int], kind: int, count: int, taken: dict[int, int]) -> list[int]:
-    """``count`` cards of ``kind`` from ``held`` (counts by card id), lowest suit first, not reusing
-    ``taken``; the kind's first card when not held (the engine's ``_pick_cards``)."""
-    out: list[int] = []
-    if count <= 0:
-        return out
-    for card in _IDS_OF_KIND[kind]:
-        spare = held[card] - taken.get(card, 0)
-        while spare > 0 and len(out) < count:
-            out.append(card)
-            taken[card] = taken.get(card, 0) + 1
-            spare -= 1
-        if len(out) == count:
-            break
-    while len(out) < count:
-        out.append(_IDS_OF_KIND[kind][0])
-    return out
+# Every id taken apart once (the engine's table): ``DECODED[mid]`` or None for a number that is no move.
+DECODED: tuple[DecodedId | None, ...] = ENGINE_DECODED
 
 
 def move_of_id_for(held: Sequence[int], pile_top: int, mid: int) -> Move:
     """The ``Move`` an atomic id stands for, built from the mover's cards ``held`` (counts by card id)
-    and the pile's top card (-1: empty): the same move as the engine's ``move_of_id`` in that position.
-
-    Needs nothing a seat does not see, so a bot can build the move it plays from its own view.
-    """
-    decoded = DECODED[mid]
-    if decoded is None:
-        raise ValueError(f"{mid} is not a move id")
-    action = decoded.action
-    if action is Action.DISCARD:
-        return Move(Action.DISCARD, card=_pick(held, decoded.kind, 1, {})[0])
-    if action is Action.MELD:
-        taken: dict[int, int] = {}
-        kind = decoded.kind
-        cards = _pick(held, kind, decoded.naturals, taken) if kind != _WILD_RANK else []
-        cards += _pick(held, C.JOKER, decoded.jokers, taken)
-        cards += _pick(held, C.DEUCE, decoded.deuces, taken)
-        return Move(Action.MELD, (Group(kind, tuple(cards)),))
-    if action is Action.PICKUP:
-        if pile_top < 0:
-            return Move(Action.PICKUP, (Group(-1, ()),))
-        top = C.KIND_OF[pile_top]
-        return Move(Action.PICKUP, (Group(top, tuple(_pick(held, top, decoded.naturals, {}))),))
-    return Move(action)
+    and the pile's top card (-1: empty): the engine's ``move_for``, which needs nothing a seat does not
+    see, so a bot can build the move it plays from its own view."""
+    return move_for(held, pile_top, mid)
 
 
 def held_counts(hand: Sequence[int]) -> list[int]:
