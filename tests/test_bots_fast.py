@@ -139,3 +139,12 @@ def test_search_plays_the_heuristic_unless_a_candidate_is_clearly_better() -> No
         searched += bot.last_iterations > 0
         deviated += move != plain
     assert searched > 3
+
+
+def test_a_seconds_budget_ends_the_search_with_at_least_one_whole_world() -> None:
+    state = walk("kitchen-table", 4, 4)[45]
+    legal = legal_for(state)
+    bot = IsmctsBot(Budget(iterations=None, seconds=0.01))
+    move = bot.choose(view(state, state.to_move), legal, random.Random(2))
+    assert move in legal
+    assert bot.last_iterations >= 1 or len(legal) == 1 or move.action is Action.MELD

@@ -232,7 +232,12 @@ class IsmctsBot(Bot):
             world = sample_world(root_view, rng)
             values: list[float | None] = []
             for move in moves:
+                if deadline is not None and iterations > 1 and time.perf_counter() >= deadline:
+                    break  # out of time inside a world: drop it (the first world is always finished)
                 values.append(self._play_out(world.copy(), move, side))
+            if len(values) < count:
+                iterations -= 1
+                break
             base = values[0]
             if base is None:
                 continue
