@@ -63,7 +63,9 @@ class SeatClient:
     def __init__(self, base: str, table_id: str, token: str | None = None, name: str | None = None) -> None:
         url = base.replace("http://", "ws://") + f"/ws/tables/{table_id}"
         self._stack = ExitStack()
-        self.ws: ClientConnection = self._stack.enter_context(connect(url, open_timeout=5))
+        # No keepalive pings: a test may stop a server under an open client and should not print a traceback.
+        connection = connect(url, open_timeout=5, ping_interval=None)
+        self.ws: ClientConnection = self._stack.enter_context(connection)
         self.received: list[dict[str, Any]] = []
         hello: dict[str, Any] = {"type": "hello", "protocol": 1}
         if token is not None:
