@@ -15,7 +15,7 @@ from handfoot.engine.errors import IllegalMove
 from handfoot.engine.events import Event, EventType
 from handfoot.engine.moves import Move, move_text, parse_move
 from handfoot.engine.scoring import Tally, score_tally
-from handfoot.engine.state import EndReason, HandState, Phase, Seating
+from handfoot.engine.state import HandState, Phase, Seating
 from handfoot.engine.tally import hand_tallies
 from handfoot.rules.errors import RuleError
 from handfoot.rules.options import GameEnd, RuleSet
@@ -177,8 +177,3 @@ class Game:
     def apply_text(self, text: str) -> list[Event]:
         """Play a move written in the notation (raises MoveSyntaxError or IllegalMove)."""
         return self.apply(parse_move(text))
-
-    @property
-    def hand_over_reason(self) -> EndReason:
-        """Why the current hand ended (NONE while it is in play)."""
-        return self.state.end_reason

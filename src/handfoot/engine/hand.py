@@ -655,17 +655,16 @@ def legal_ids(s: HandState) -> list[int]:
         out = [DISCARD_BASE + kind for kind in range(C.NUM_KINDS) if hand[kind]]
     else:
         for kind in range(C.NUM_KINDS):
-            if hand[kind] and _discard_refusal(s, seat, _first_card(s, seat, kind), meld_ids) is None:
+            if (
+                hand[kind]
+                and _discard_refusal(s, seat, first_card(s.hand_cards[seat], kind), meld_ids) is None
+            ):
                 out.append(DISCARD_BASE + kind)
     if _ask_refusal(s, seat) is None:
         out.append(ASK_ID)
     out.extend(meld_ids)
     out.sort()
     return out
-
-
-def _first_card(s: HandState, seat: int, kind: int) -> int:
-    return first_card(s.hand_cards[seat], kind)
 
 
 def first_card(held: Sequence[int], kind: int) -> int:
@@ -692,11 +691,6 @@ def pick_cards(held: Sequence[int], kind: int, count: int, taken: dict[int, int]
     while len(out) < count:
         out.append(C.IDS_OF_KIND[kind][0])
     return out
-
-
-def _pick_cards(s: HandState, seat: int, kind: int, count: int, taken: dict[int, int]) -> list[int]:
-    """``pick_cards`` from the seat's hand."""
-    return pick_cards(s.hand_cards[seat], kind, count, taken)
 
 
 def _pickup_move(s: HandState, seat: int, naturals: int) -> Move:
@@ -975,8 +969,3 @@ def apply_checked(s: HandState, move: Move) -> list[Event]:
     s.down[owner] = True
     _after_meld(s, seat, events)
     return events
-
-
-def apply_id(s: HandState, mid: int) -> list[Event]:
-    """Play an atomic move by id (it must be legal: raises IllegalMove otherwise)."""
-    return apply_move(s, move_of_id(s, mid))

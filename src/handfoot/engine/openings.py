@@ -77,9 +77,9 @@ def _to_groups(
     taken = dict(skip)
     out = []
     for rank, naturals, jokers, deuces in specs:
-        cards = H._pick_cards(s, seat, rank, naturals, taken)
-        cards += H._pick_cards(s, seat, C.JOKER, jokers, taken)
-        cards += H._pick_cards(s, seat, C.DEUCE, deuces, taken)
+        cards = H.pick_cards(s.hand_cards[seat], rank, naturals, taken)
+        cards += H.pick_cards(s.hand_cards[seat], C.JOKER, jokers, taken)
+        cards += H.pick_cards(s.hand_cards[seat], C.DEUCE, deuces, taken)
         out.append(Group(rank, tuple(cards)))
     return out
 
@@ -108,7 +108,7 @@ def opening_moves(s: HandState) -> list[Move]:
     if s.hands[seat][top] < needed:
         return []
     first_taken: dict[int, int] = {}
-    first = Group(top, tuple(H._pick_cards(s, seat, top, needed, first_taken)))
+    first = Group(top, tuple(H.pick_cards(s.hand_cards[seat], top, needed, first_taken)))
     counts = list(s.hands[seat])
     counts[top] -= needed
     # Cards under the top may join the opening only where the player can see them before taking.
