@@ -5,7 +5,7 @@ import { useEffect, useRef, useState } from "preact/hooks";
 import { api, type ReplayListing, type ReplayStep } from "./api";
 import { sortCards } from "./cards";
 import { Card, CardBack, HandBreakdown, Header, ScoreSheet } from "./components";
-import { describeEvent, MeldRow, SidesStatus, seatLabel, winsText } from "./table";
+import { describeEvent, MeldRow, SeatCards, SidesStatus, seatLabel, winsText } from "./table";
 
 function initialStep(): number {
   const raw = new URLSearchParams(location.search).get("step");
@@ -201,17 +201,7 @@ export function ReplayPage({ tableId }: { tableId: string }) {
             return (
               <div key={s} class={`opponent ${view.to_move === s && view.phase !== "over" ? "to-move" : ""}`} data-seat={s}>
                 <div class="who">{label(s)}</div>
-                <div class="fan" aria-hidden="true">
-                  {Array.from({ length: Math.min(sv.hand_count, 12) }, (_, i) => (
-                    <CardBack key={i} small />
-                  ))}
-                </div>
-                <div class="counts">
-                  <span>
-                    {sv.hand_count} in {sv.in_foot ? "Foot" : "Hand"}
-                  </span>
-                  <span class={sv.in_foot ? "foot in" : "foot"}>{sv.in_foot ? "in their Foot" : `Foot: ${sv.foot_count} waiting`}</span>
-                </div>
+                <SeatCards seat={sv} />
               </div>
             );
           })}

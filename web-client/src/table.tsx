@@ -13,6 +13,7 @@ import {
   type ServerMessage,
   type StateMessage,
   type TableSummary,
+  type SeatView,
   type View,
   type Welcome,
 } from "./api";
@@ -525,15 +526,7 @@ function Table({ tableId, token, name }: { tableId: string; token: string | null
                   {partner ? <span class="badge">partner</span> : null}
                   {!table.seats[s]?.connected ? <span class="badge off">away</span> : null}
                 </div>
-                <div class="fan" aria-hidden="true">
-                  {Array.from({ length: Math.min(sv.hand_count, 12) }, (_, i) => (
-                    <CardBack key={i} small />
-                  ))}
-                </div>
-                <div class="counts">
-                  <span>{sv.hand_count} in {sv.in_foot ? "Foot" : "Hand"}</span>
-                  <span class={sv.in_foot ? "foot in" : "foot"}>{sv.in_foot ? "in their Foot" : `Foot: ${sv.foot_count} waiting`}</span>
-                </div>
+                <SeatCards seat={sv} />
               </div>
             );
           })}
@@ -786,6 +779,25 @@ function Table({ tableId, token, name }: { tableId: string; token: string | null
 function meldOrder(cards: string[]): string[] {
   const sorted = sortCards(cards);
   return [...sorted.filter((c) => !isWild(c)), ...sorted.filter(isWild)];
+}
+
+/** Another player's cards as the table sees them: backs for the Hand, counts, whether in the Foot. */
+export function SeatCards({ seat }: { seat: SeatView }) {
+  return (
+    <>
+      <div class="fan" aria-hidden="true">
+        {Array.from({ length: Math.min(seat.hand_count, 12) }, (_, i) => (
+          <CardBack key={i} small />
+        ))}
+      </div>
+      <div class="counts">
+        <span>
+          {seat.hand_count} in {seat.in_foot ? "Foot" : "Hand"}
+        </span>
+        <span class={seat.in_foot ? "foot in" : "foot"}>{seat.in_foot ? "in their Foot" : `Foot: ${seat.foot_count} waiting`}</span>
+      </div>
+    </>
+  );
 }
 
 /** Each meld owner's opening minimum, whether it is down, and its side's laid red 3s (shown once per side). */
