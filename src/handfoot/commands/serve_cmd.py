@@ -52,6 +52,7 @@ def serve(
 
     from handfoot.server.app import create_app
     from handfoot.server.config import SettingsError, load_settings
+    from handfoot.server.limits import uvicorn_options
 
     try:
         settings = load_settings(
@@ -67,4 +68,6 @@ def serve(
         fail(str(exc))
     shown = "localhost" if settings.host in ("127.0.0.1", "::1") else settings.host
     typer.echo(f"handfoot server at http://{shown}:{settings.port}/  (data: {settings.data_dir.resolve()})")
-    uvicorn.run(create_app(settings), host=settings.host, port=settings.port, log_level="info")
+    uvicorn.run(
+        create_app(settings), host=settings.host, port=settings.port, log_level="info", **uvicorn_options()
+    )
