@@ -1,7 +1,14 @@
-"""Hosting: the public address links are built from (``--public-url`` / ``HANDFOOT_PUBLIC_URL``)."""
+"""Hosting: the public address links are built from (``--public-url`` / ``HANDFOOT_PUBLIC_URL``), the
+startup line once the server listens, and one clear line for a port in use."""
 
 from __future__ import annotations
 
+import re
+import select
+import signal
+import socket
+import subprocess
+import sys
 from dataclasses import replace
 from pathlib import Path
 
@@ -10,7 +17,9 @@ import pytest
 from typer.testing import CliRunner
 
 from handfoot.cli import app
+from handfoot.server import run
 from handfoot.server.config import Settings, SettingsError, load_settings, public_origin
+from handfoot.server.run import addresses_to_open, startup_line
 from handfoot.server.testing import running_server
 
 TWO_SEATS = {"preset": "kitchen-table", "players": 2}
@@ -114,3 +123,73 @@ def test_settings_replace_keeps_the_public_url_checked(tmp_path: Path) -> None:
     )
     with pytest.raises(SettingsError):
         replace(settings, public_url="https://cards.example.org/game")
+
+
+def test_a_port_in_use_is_one_clear_line_and_exit_status_2(tmp_path: Path) -> None:
+    with socket.socket() as taken:
+        taken.bind(("127.0.0.1", 0))
+        taken.listen()
+        port = taken.getsockname()[1]
+        result = CliRunner().invoke(app, ["serve", "--data", str(tmp_path), "--port", str(port)])
+    assert result.exit_code == 2
+    assert result.stderr == (
+        f"error: port {port} on 127.0.0.1 is already in use (another handfoot server?); "
+        "stop that program or choose another port with --port\n"
+    )
+    assert result.stdout == ""
+
+
+def test_an_address_that_is_not_this_computers_is_one_clear_line(tmp_path: Path) -> None:
+    result = CliRunner().invoke(app, ["serve", "--data", str(tmp_path), "--host", "192.0.2.77"])
+    assert result.exit_code == 2
+    assert result.stderr.startswith("error: 192.0.2.77 is not an address of this computer; allowed:")
+    assert len(result.stderr.splitlines()) == 1
+
+
+def test_the_startup_line_comes_once_the_server_listens(tmp_path: Path) -> None:
+    command = [sys.executable, "-c", "from handfoot.cli import main; main()", "serve", "--port", "0"]
+    command += ["--data", str(tmp_path), "--public-url", "https://cards.example.org"]
+    log = tmp_path / "server.log"
+    with log.open("w") as stderr:
+        server = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=stderr, text=True)
+    try:
+        assert server.stdout is not None
+        ready, _, _ = select.select([server.stdout], [], [], 60)  # a guard against hanging, not a timing
+        assert ready, "the server printed nothing"
+        line = server.stdout.readline()
+        found = re.fullmatch(
+            r"handfoot is ready: open https://cards\.example\.org/  "
+            r"\[listening on 127\.0\.0\.1:(\d+); data: (.+)\]\n",
+            line,
+        )
+        assert found, line
+        assert found[2] == str((tmp_path / "handfoot.db").resolve())
+        # Printed after the socket accepts connections: asking right away is answered.
+        health = httpx.get(f"http://127.0.0.1:{found[1]}/api/health")
+        assert health.json()["ok"] is True
+    finally:
+        server.send_signal(signal.SIGINT)  # Ctrl+C
+        server.wait(30)
+    assert "Application shutdown complete" in log.read_text()  # a clean stop, no traceback
+    assert "Traceback" not in log.read_text()
+
+
+def test_where_to_open_the_game(monkeypatch: pytest.MonkeyPatch) -> None:
+    data = Path("data")
+    assert addresses_to_open(Settings(data_dir=data), 8000) == ["http://localhost:8000/"]
+    public = Settings(data_dir=data, public_url="https://cards.example.org")
+    assert addresses_to_open(public, 8000) == ["https://cards.example.org/"]
+    home = Settings(data_dir=data, host="0.0.0.0")
+    monkeypatch.setattr(run, "network_address", lambda: "192.168.1.20")
+    assert addresses_to_open(home, 8000) == ["http://192.168.1.20:8000/", "http://localhost:8000/"]
+    line = startup_line(home, 8000)
+    assert line.startswith(
+        "handfoot is ready: open http://192.168.1.20:8000/ (on this computer: http://localhost:8000/)  "
+        "[listening on 0.0.0.0:8000; data: "
+    )
+    monkeypatch.setattr(run, "network_address", lambda: None)
+    assert addresses_to_open(home, 8000) == ["http://localhost:8000/"]
+    assert addresses_to_open(Settings(data_dir=data, host="::1"), 8000) == ["http://localhost:8000/"]
+    assert addresses_to_open(Settings(data_dir=data, host="fd00::5"), 8000) == ["http://[fd00::5]:8000/"]
+    postgres = Settings(data_dir=data, database_url="postgresql://cards:secret@db/handfoot")
+    assert "data: postgresql://cards:***@db/handfoot]" in startup_line(postgres, 8000)
