@@ -43,6 +43,15 @@ def serve(
         float | None,
         typer.Option("--bot-delay", help="Seconds a bot waits before moving (env HANDFOOT_BOT_DELAY)."),
     ] = None,
+    public_url: Annotated[
+        str | None,
+        typer.Option(
+            "--public-url",
+            help="The address players reach the server at, e.g. https://cards.example.org behind a reverse "
+            "proxy; invitation and watch links are built from it (env HANDFOOT_PUBLIC_URL; default: the "
+            "address the page was opened at).",
+        ),
+    ] = None,
 ) -> None:
     """Start the server on localhost and print its address; stop it with Ctrl+C.
 
@@ -61,6 +70,7 @@ def serve(
             database_url=database_url,
             redis_url=redis_url,
             bot_delay=bot_delay,
+            public_url=public_url,
         )
         settings.prepare()
     except SettingsError as exc:
