@@ -82,7 +82,8 @@ bench: $(VENV)/.dev-installed
 	$(BIN)/python benchmarks/bench_engine.py $(BENCH_ARGS)
 
 # The engine's hot path compiled with mypyc, unchanged, then the same benchmark against the compiled modules.
-MYPYC_MODULES := handfoot/cards.py handfoot/engine/hand.py handfoot/engine/state.py handfoot/engine/moves.py \
+MYPYC_MODULES := handfoot/cards.py handfoot/engine/melding.py handfoot/engine/pile.py handfoot/engine/judge.py \
+	handfoot/engine/legal.py handfoot/engine/apply.py handfoot/engine/state.py handfoot/engine/moves.py \
 	handfoot/engine/errors.py handfoot/engine/events.py
 bench-compiled: $(VENV)/.dev-installed
 	$(BIN)/pip install --quiet setuptools

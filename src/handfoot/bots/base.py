@@ -23,10 +23,9 @@ from collections.abc import Callable, Iterator, Sequence
 from typing import overload
 
 from handfoot import cards as C
-from handfoot.engine import hand as H
-from handfoot.engine.hand import move_for
+from handfoot.engine.legal import legal_ids
 from handfoot.engine.moves import DECODED as ENGINE_DECODED
-from handfoot.engine.moves import Action, DecodedId, Move, move_id
+from handfoot.engine.moves import Action, DecodedId, Move, move_for, move_id
 from handfoot.engine.openings import opening_moves
 from handfoot.engine.state import HandState, Phase
 from handfoot.engine.views import View
@@ -181,7 +180,7 @@ def legal_for(state: HandState, ids: Sequence[int] | None = None) -> LegalMoves:
             if move.action is Action.PICKUP and not _all_held(state, seat, move):
                 continue
             compound.append(move)
-    return LegalMoves(H.legal_ids(state) if ids is None else ids, compound, held, top)
+    return LegalMoves(legal_ids(state) if ids is None else ids, compound, held, top)
 
 
 def atomic_id_in(legal: Sequence[Move], move: Move) -> int:
