@@ -20,7 +20,8 @@ from dataclasses import dataclass, field
 from functools import partial
 from typing import Any
 
-from handfoot.bots.base import Bot, atomic_id_in, legal_for, make_bot
+from handfoot.bots.base import Bot, atomic_id_in, legal_for
+from handfoot.bots.registry import make_bot
 from handfoot.engine.events import Event
 from handfoot.engine.game import Game
 from handfoot.engine.moves import Move
