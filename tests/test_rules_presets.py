@@ -106,6 +106,7 @@ ROWS: list[tuple[str, str, Any, str]] = [
     ("kitchen-table", "book_size", 7, "000: 'Seven of a rank is a canasta'"),
     ("kitchen-table", "meld_owner", "side", "000: 'Melds are shared'"),
     ("head-and-foot", "wild_limit", "fewer_than_naturals", "001: wilds 'must always be fewer' (choice)"),
+    ("head-and-foot", "max_wilds", 3, "001: 'three maximum wild cards and four regular ones'"),
     ("head-and-foot", "black_three_melds", False, "001: 'BLACK 3'S ... can be used for discard only'"),
     ("head-and-foot", "book_additions", "naturals", "001: further matching cards go to the JUNK pile"),
     ("family", "wild_limit", "at_most_naturals", "002: 'no meld (book) may contain more wilds than natural'"),
