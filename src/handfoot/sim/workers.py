@@ -146,7 +146,7 @@ def _work(job: Job, tasks: Any, results: Any, parent: int) -> None:
         results.put(("done", index, value))
 
 
-def _mask(how: int) -> set[signal.Signals] | None:
+def _mask(how: int) -> set[int | signal.Signals] | None:
     """Block or unblock SIGINT and SIGTERM in this thread; the previous mask (None where the platform
     has no signal masks)."""
     if not hasattr(signal, "pthread_sigmask"):
