@@ -1,9 +1,9 @@
 """docs/hosting.md's set-ups, run for real with the files in deploy/ that the page shows.
 
 - The server is started the way ``deploy/handfoot.service`` starts it (its ``ExecStart``, with the settings
-  of ``deploy/handfoot.env``; only the data folder, the port and the public address's port changed), behind
-  Debian's nginx with ``deploy/nginx-handfoot.conf`` and behind Debian's Caddy with ``deploy/Caddyfile``,
-  each on localhost ports with a self-signed certificate for ``cards.example.org``. Through each proxy a
+  of ``deploy/handfoot.env``; only the data folder, the port and the public address's port changed, and
+  bots, hints and rate limits set for machine speed), behind Debian's nginx with
+  ``deploy/nginx-handfoot.conf`` and behind Debian's Caddy with ``deploy/Caddyfile``, each on localhost ports with a self-signed certificate for ``cards.example.org``. Through each proxy a
   table is made (its links start with the public address), the page is loaded, and a whole hand is played
   by two seats over WebSocket (each playing the trainer's hint), until the hand is scored.
 - ``deploy/handfoot-backup`` backs up a running server's SQLite database and a PostgreSQL one, keeps the
@@ -133,6 +133,8 @@ def handfoot_as_the_unit_starts_it(tmp: Path, public_url: str) -> Iterator[int]:
         assert name in settings, f"handfoot.env sets {name}"
     settings |= {"HANDFOOT_DATA": str(tmp / "data"), "HANDFOOT_PORT": str(port)}
     settings |= {"HANDFOOT_PUBLIC_URL": public_url, "HANDFOOT_BOT_DELAY": "0", "HANDFOOT_HINT_SECONDS": "0"}
+    # The hand is played at machine speed, a hint a move: faster than the per-client limits allow people.
+    settings |= {"HANDFOOT_RATE_LIMIT": "0"}
     command = [sys.executable, "-c", "from handfoot.cli import main; main()", *argv[1:]]
     with running(command, tmp / "handfoot.log", port, env=os.environ | settings):
         yield port
