@@ -131,7 +131,8 @@ def pickup_refusal(s: HandState, move: Move) -> Refusal | None:
     points = sum(sp.points for sp in specs)
     if in_hand_rule:
         points -= rules.card_values[top]
-    why = opening_refusal(s, seat, points)
+    left = s.hand_size(seat) + len(hand_taken) - len(cards_first) - len(rest_cards)
+    why = opening_refusal(s, seat, points, specs, left)
     if why is not None:
         if in_hand_rule:
             return Refusal(
@@ -140,7 +141,6 @@ def pickup_refusal(s: HandState, move: Move) -> Refusal | None:
                 f"already in hand without the top card; yours counts {points}.",
             )
         return why
-    left = s.hand_size(seat) + len(hand_taken) - len(cards_first) - len(rest_cards)
     result = plan_groups(s, seat, specs, left)
     return result if isinstance(result, Refusal) else None
 
