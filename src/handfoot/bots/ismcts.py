@@ -35,7 +35,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from handfoot import cards as C
-from handfoot.bots.base import DECODED, Bot, LegalMoves, _all_held, legal_for, register_bot
+from handfoot.bots.base import DECODED, Bot, LegalMoves, _all_held, legal_for
 from handfoot.bots.heuristic import (
     Reading,
     answer_permission,
@@ -45,6 +45,7 @@ from handfoot.bots.heuristic import (
     score_reading,
     seating_of,
 )
+from handfoot.bots.registry import register_bot
 from handfoot.engine.apply import apply_checked
 from handfoot.engine.judge import check
 from handfoot.engine.legal import legal_ids, move_of_id
@@ -302,5 +303,7 @@ def register() -> None:
 
     register_bot("ismcts", factory)
 
+
+register()
 
 __all__ = ["Budget", "IsmctsBot", "hand_scores", "heuristic_step", "legal_for", "move_key", "reward"]
