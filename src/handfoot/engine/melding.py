@@ -109,6 +109,41 @@ def meld_shape_refusal(rules: RuleSet, rank: int, naturals: int, wilds: int, new
     return None
 
 
+def crossing_refusal(
+    rules: RuleSet, rank: int, naturals: int, wilds: int, added_naturals: int, added_wilds: int
+) -> Refusal | None:
+    """Whether a group adding ``added_naturals`` and ``added_wilds`` to a meld of ``naturals`` and
+    ``wilds`` (0 and 0 for a new meld) may take it past ``book_size`` in one play.
+
+    A book closes at ``book_size`` cards, also in the middle of a play: the play is legal only if its
+    cards could be laid one by one, in some order, each step legal. The best order lays the naturals
+    first and the wilds by the closing card, so past it come naturals only. The shape of the whole meld
+    is judged by ``meld_shape_refusal``; this judges the cards past the closing one.
+    """
+    book = rules.book_size
+    size = naturals + wilds
+    if size >= book or size + added_naturals + added_wilds <= book:
+        return None
+    additions = rules.book_additions
+    if additions is BookAdditions.ANY:
+        return None
+    name = C.KIND_PLURALS[rank] if rank != WILD_RANK else "wilds"
+    if additions is BookAdditions.NONE or rank == WILD_RANK:
+        return Refusal(
+            "book_additions",
+            f"A book closes at {book} cards and then takes nothing more: this play would put "
+            f"{plural(size + added_naturals + added_wilds - book, 'card')} on your closed book of {name}.",
+        )
+    all_wilds = wilds + added_wilds
+    if naturals + all_wilds > book:
+        return Refusal(
+            "book_additions",
+            f"A book closes at {book} cards and then takes naturals only: laid one by one, this play "
+            f"would put a wild on your closed book of {name}.",
+        )
+    return meld_shape_refusal(rules, rank, book - all_wilds, all_wilds, False)
+
+
 def go_out_refusal(s: HandState, seat: int, books: tuple[int, int, int] | list[int]) -> Refusal | None:
     """Why ``seat`` may not go out with its side holding ``books`` (clean, dirty, wild), or None."""
     rules = s.rules
@@ -216,6 +251,11 @@ def plan_groups(s: HandState, seat: int, specs: list[GroupSpec], left: int) -> P
                     f"You cannot play on another player's books: start your own meld of "
                     f"{C.KIND_PLURALS[rank]} with at least three cards.",
                 )
+            return why
+        why = crossing_refusal(
+            rules, rank, naturals - spec.naturals, held_wilds - wilds, spec.naturals, wilds
+        )
+        if why is not None:
             return why
         after = book_status(rules, rank, naturals + held_wilds, held_wilds)
         if before != after:
@@ -345,6 +385,7 @@ def meld_ids(s: HandState, seat: int) -> list[int]:
             elif (
                 meld_shape_refusal(rules, rank, meld_size - meld_wilds + naturals, meld_wilds + wilds, False)
                 is None
+                and crossing_refusal(rules, rank, meld_size - meld_wilds, meld_wilds, naturals, wilds) is None
             ):
                 out.append(mid)
     return out

@@ -14,8 +14,12 @@ from typing import Any
 from handfoot.rules.errors import RuleError
 from handfoot.rules.options import CARD_VALUE_KEYS, OPTION_NAMES, RuleSet
 from handfoot.rules.validate import validate
+from handfoot.text import text_problem
 
 PRESET_NAMES: tuple[str, ...] = ("kitchen-table", "head-and-foot", "family", "marmot", "in-laws")
+# The text options and their longest allowed values (they are shown in the lobby and on every table).
+MAX_TEXT = 1000
+TEXT_LIMITS: dict[str, int] = {"name": 64, "title": 120, "summary": MAX_TEXT}
 _FIELD_DEFAULTS: dict[str, Any] = {f.name: f.default for f in fields(RuleSet)}
 
 
@@ -43,6 +47,13 @@ def _coerce(option: str, value: Any) -> Any:
     if isinstance(default, str):
         if not isinstance(value, str):
             raise RuleError(option, value, "text")
+        limit = TEXT_LIMITS.get(option, MAX_TEXT)
+        problem = text_problem(value, limit, line_breaks=option == "summary")
+        if problem:
+            shown = value if len(value) <= 40 else value[:40] + "..."
+            raise RuleError(
+                option, shown, f"text of at most {limit} characters, no control characters", problem
+            )
         return value
     if isinstance(default, tuple):
         if not isinstance(value, list | tuple) or any(

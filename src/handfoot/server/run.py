@@ -17,6 +17,7 @@ from sqlalchemy.engine import make_url
 
 from handfoot.server.app import create_app
 from handfoot.server.config import Settings
+from handfoot.server.limits import uvicorn_options
 
 # Any address outside this machine: a UDP socket "connected" to it (no packet is sent) shows which of
 # this computer's addresses faces the network.
@@ -125,5 +126,5 @@ class _Server(uvicorn.Server):
 def serve(settings: Settings, sock: socket.socket, on_ready: Callable[[], None]) -> None:
     """Run the server for ``settings`` on ``sock`` (from ``listen``) until Ctrl+C or SIGTERM; ``on_ready``
     is called after the tables are loaded and the socket accepts connections."""
-    config = uvicorn.Config(create_app(settings), log_level="info")
+    config = uvicorn.Config(create_app(settings), log_level="info", **uvicorn_options())
     _Server(config, on_ready).run(sockets=[sock])
