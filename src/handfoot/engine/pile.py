@@ -130,7 +130,8 @@ def pickup_refusal(s: HandState, move: Move) -> Refusal | None:
             return why
     specs = specs_of(rules, [Group(top, (top_card, *first.cards)), *rest])
     points = in_hand_points(s, top, first, rest) if in_hand_rule else sum(sp.points for sp in specs)
-    why = opening_refusal(s, seat, points)
+    left = s.hand_size(seat) + len(hand_taken) - len(cards_first) - len(rest_cards)
+    why = opening_refusal(s, seat, points, specs, left)
     if why is not None:
         if in_hand_rule:
             counted = (
@@ -144,7 +145,6 @@ def pickup_refusal(s: HandState, move: Move) -> Refusal | None:
                 f"already in hand as {counted}, without the top card; yours counts {points}.",
             )
         return why
-    left = s.hand_size(seat) + len(hand_taken) - len(cards_first) - len(rest_cards)
     result = plan_groups(s, seat, specs, left)
     return result if isinstance(result, Refusal) else None
 
