@@ -1,11 +1,12 @@
 """docs/hosting.md's set-ups, run for real with the files in deploy/ that the page shows.
 
-- The server is started the way ``deploy/handfoot.service`` starts it (its ``ExecStart``, with the settings
-  of ``deploy/handfoot.env``; only the data folder, the port and the public address's port changed, and
-  bots, hints and rate limits set for machine speed), behind Debian's nginx with
-  ``deploy/nginx-handfoot.conf`` and behind Debian's Caddy with ``deploy/Caddyfile``, each on localhost ports with a self-signed certificate for ``cards.example.org``. Through each proxy a
-  table is made (its links start with the public address), the page is loaded, and a whole hand is played
-  by two seats over WebSocket (each playing the trainer's hint), until the hand is scored.
+- The server is started the way ``deploy/handfoot.service`` starts it (its ``ExecStart``, with the
+  settings of ``deploy/handfoot.env``; only the data folder, the port and the public address's port
+  changed, and bots, hints and rate limits set for machine speed), behind Debian's nginx with
+  ``deploy/nginx-handfoot.conf`` and behind Debian's Caddy with ``deploy/Caddyfile``, each on localhost
+  ports with a self-signed certificate for ``cards.example.org``. Through each proxy a table is made (its
+  links start with the public address), the page is loaded, and a whole hand is played by two seats over
+  WebSocket (each playing the trainer's hint), until the hand is scored.
 - ``deploy/handfoot-backup`` backs up a running server's SQLite database and a PostgreSQL one, keeps the
   newest copies, and a restore brings the table back as it was.
 - The systemd units pass ``systemd-analyze verify``; docs/hosting.md shows every deploy file as it is.
