@@ -7,6 +7,7 @@ from handfoot.engine.errors import Refusal
 from handfoot.engine.melding import (
     ADD,
     hold_refusal,
+    meld_shape_refusal,
     opening_refusal,
     plan_groups,
     plural,
@@ -161,7 +162,7 @@ def _pickup_plan_refusal(s: HandState, seat: int, move: Move, hand_taken: list[i
     first, rest = move.groups[0], move.groups[1:]
     cards_first = list(first.cards)
     rest_cards = [c for g in rest for c in g.cards]
-    in_hand_rule = rules.pickup_before_down is PickupBeforeDown.OPENING_IN_HAND
+    in_hand_rule = rules.pickup_before_down in IN_HAND_RULES
     owner = s.seating.owner_of[seat]
     opening = not s.down[owner]
     if rest_cards:
@@ -171,21 +172,52 @@ def _pickup_plan_refusal(s: HandState, seat: int, move: Move, hand_taken: list[i
         if why is not None:
             return why
     specs = specs_of(rules, [Group(top, (top_card, *first.cards)), *rest])
-    points = sum(sp.points for sp in specs)
-    if in_hand_rule:
-        points -= rules.card_values[top]
-    why = opening_refusal(s, seat, points)
+    points = in_hand_points(s, top, first, rest) if in_hand_rule else sum(sp.points for sp in specs)
+    left = s.hand_size(seat) + len(hand_taken) - len(cards_first) - len(rest_cards)
+    why = opening_refusal(s, seat, points, specs, left)
     if why is not None:
         if in_hand_rule:
+            counted = (
+                "melds of three or more cards"
+                if rules.pickup_before_down is PickupBeforeDown.OPENING_IN_HAND
+                else "melds"
+            )
             return Refusal(
                 "pickup_before_down",
                 f"Before opening you may take the pile only with your opening ({s.minimums[owner]} points) "
-                f"already in hand without the top card; yours counts {points}.",
+                f"already in hand as {counted}, without the top card; yours counts {points}.",
             )
         return why
-    left = s.hand_size(seat) + len(hand_taken) - len(cards_first) - len(rest_cards)
     result = plan_groups(s, seat, specs, left)
     return result if isinstance(result, Refusal) else None
+
+
+IN_HAND_RULES = (PickupBeforeDown.OPENING_IN_HAND, PickupBeforeDown.OPENING_IN_HAND_WITH_PAIR)
+
+
+def in_hand_points(s: HandState, top: int, first: Group, rest: tuple[Group, ...]) -> int:
+    """The opening a pickup shows in hand, without the top card (``pickup_before_down`` in-hand rules).
+
+    Every group of another rank is a meld from the hand and counts. The cards going onto the top card's
+    meld (the first group and any group of its rank) count under ``opening_in_hand`` only when they are
+    a meld by themselves (three cards or more, within the wild limits): a pair is no meld before the pile
+    is taken. Under ``opening_in_hand_with_pair`` they always count.
+    """
+    rules = s.rules
+    values = rules.card_values
+    points = 0
+    with_top = [first, *(g for g in rest if g.rank == top)]
+    for group in rest:
+        if group.rank != top:
+            points += sum(values[KIND_OF[c]] for c in group.cards)
+    cards = [c for g in with_top for c in g.cards]
+    wilds = sum(1 for c in cards if C.is_wild(KIND_OF[c]))
+    if (
+        rules.pickup_before_down is PickupBeforeDown.OPENING_IN_HAND_WITH_PAIR
+        or meld_shape_refusal(rules, top, len(cards) - wilds, wilds, True) is None
+    ):
+        points += sum(values[KIND_OF[c]] for c in cards)
+    return points
 
 
 def pickup_ids(s: HandState, seat: int) -> list[int]:

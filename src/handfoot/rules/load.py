@@ -11,8 +11,9 @@ from importlib import resources
 from pathlib import Path
 from typing import Any
 
+from handfoot import cards as C
 from handfoot.rules.errors import RuleError
-from handfoot.rules.options import CARD_VALUE_KEYS, OPTION_NAMES, RuleSet
+from handfoot.rules.options import BOOK_ANY, BOOK_STATUS_WORDS, CARD_VALUE_KEYS, OPTION_NAMES, RuleSet
 from handfoot.rules.validate import validate
 from handfoot.text import text_problem
 
@@ -30,6 +31,8 @@ def _coerce(option: str, value: Any) -> Any:
         return _coerce_card_values(value)
     if option == "decks_by_players":
         return _coerce_decks_by_players(value)
+    if option == "book_bonuses":
+        return _coerce_book_bonuses(value)
     if isinstance(default, StrEnum):
         enum_type = type(default)
         allowed = ", ".join(repr(m.value) for m in enum_type)
@@ -78,6 +81,44 @@ def _coerce_decks_by_players(value: Any) -> tuple[tuple[int, int], ...]:
             raise RuleError("decks_by_players", {key: decks}, allowed)
         pairs.append((players, decks))
     return tuple(sorted(pairs))
+
+
+BOOK_BONUS_RANKS = "A K Q J T 9 8 7 6 5 4 3 W"
+
+
+def book_bonus_key(rank: int, status: int) -> str:
+    """The rule-file key of a ``book_bonuses`` row: ``"7"``, ``"clean 7"``, ``"dirty 3"``, ``"W"``."""
+    letter = C.RANK_LETTER[rank]
+    return letter if status in (BOOK_ANY, 2) else f"{BOOK_STATUS_WORDS[status]} {letter}"
+
+
+def _coerce_book_bonuses(value: Any) -> tuple[tuple[int, int, int], ...]:
+    """A ``{ "clean 7" = 1500, W = 2500 }`` table as sorted (rank, status, points) rows."""
+    allowed = (
+        f"a table of book -> whole-number bonus; a book is a rank ({BOOK_BONUS_RANKS}; 3 for black 3s, "
+        'W for wilds), optionally after "clean " or "dirty ", e.g. { "clean 7" = 1500, W = 2500 }'
+    )
+    if not isinstance(value, Mapping):
+        raise RuleError("book_bonuses", value, allowed)
+    rows: dict[tuple[int, int], int] = {}
+    for key, points in value.items():
+        words = str(key).split()
+        status = BOOK_ANY
+        if len(words) == 2 and words[0].lower() in BOOK_STATUS_WORDS:
+            status = BOOK_STATUS_WORDS.index(words[0].lower())
+            words = words[1:]
+        try:
+            rank = C.parse_rank(words[0]) if len(words) == 1 else -1
+        except C.CardError:
+            rank = -1
+        if rank < 0 or (rank == C.WILD_RANK and status != BOOK_ANY):
+            raise RuleError("book_bonuses", {key: points}, allowed, f"{key!r} is not a book")
+        if isinstance(points, bool) or not isinstance(points, int):
+            raise RuleError("book_bonuses", {key: points}, allowed)
+        if rank == C.WILD_RANK:
+            status = 2
+        rows[(rank, status)] = points
+    return tuple(sorted((rank, status, points) for (rank, status), points in rows.items()))
 
 
 def _coerce_card_values(value: Any) -> tuple[int, ...]:
@@ -171,6 +212,8 @@ def rules_to_mapping(rules: RuleSet) -> dict[str, Any]:
             value = dict(zip(CARD_VALUE_KEYS, value, strict=False))
         elif f.name == "decks_by_players":
             value = {str(k): v for k, v in value}
+        elif f.name == "book_bonuses":
+            value = {book_bonus_key(rank, status): points for rank, status, points in value}
         elif isinstance(value, StrEnum):
             value = value.value
         elif isinstance(value, tuple):

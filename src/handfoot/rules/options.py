@@ -54,7 +54,8 @@ class PickupBeforeDown(StrEnum):
 
     NEVER = "never"
     WITH_OPENING = "with_opening"
-    OPENING_IN_HAND = "opening_in_hand"
+    OPENING_IN_HAND = "opening_in_hand"  # melds of 3+ cards held without the top card make the minimum
+    OPENING_IN_HAND_WITH_PAIR = "opening_in_hand_with_pair"  # as above, the pair for the top card counting
 
 
 class PickupRestFrom(StrEnum):
@@ -101,6 +102,13 @@ class AfterOut(StrEnum):
     LAST_ROUND = "last_round"
 
 
+class RedThreeBonusIf(StrEnum):
+    """When a laid-down red 3 earns its bonus (else it counts red_three_unmelded)."""
+
+    MELDED = "melded"
+    WENT_OUT = "went_out"
+
+
 class EmptyWithoutOut(StrEnum):
     """Whether a player may empty hand and foot without going out."""
 
@@ -112,6 +120,12 @@ class EmptyWithoutOut(StrEnum):
 # Card values by kind, in kind order (JK, 2, A, K, Q, J, T, 9, 8, 7, 6, 5, 4, black 3, red 3).
 # A red 3 is scored by the red-3 options, never by this table.
 STANDARD_CARD_VALUES: tuple[int, ...] = (50, 20, 20, 10, 10, 10, 10, 10, 10, 5, 5, 5, 5, 5, 0)
+
+
+# ``book_bonuses`` entries are (meld rank kind, book status, points); the status is 0 clean, 1 dirty,
+# 2 wild, or BOOK_ANY for a row that names the rank alone (any book of it).
+BOOK_ANY = -1
+BOOK_STATUS_WORDS: tuple[str, ...] = ("clean", "dirty")
 
 
 def _meta(help_text: str, section: str) -> dict[str, str]:
@@ -210,6 +224,21 @@ class RuleSet:
             "game",
         ),
     )
+    opening_counts_books: bool = field(
+        default=False,
+        metadata=_meta(
+            "The bonuses of the books an opening lay-down completes count toward the opening minimum.",
+            "game",
+        ),
+    )
+    opening_waived_if_emptied: bool = field(
+        default=False,
+        metadata=_meta(
+            "A lay-down that leaves the hand empty (or holding only the card to discard) needs no "
+            "opening minimum.",
+            "game",
+        ),
+    )
 
     # --- 3. melds and books
     wild_limit: WildLimit = field(
@@ -270,7 +299,8 @@ class RuleSet:
         default=PickupBeforeDown.WITH_OPENING,
         metadata=_meta(
             "Before opening: never take the pile; take it when the top card and this turn's melds make "
-            "the minimum; or only when the opening is in hand without the top card.",
+            "the minimum; only when melds of three or more cards held without the top card make it; or "
+            "the same with the pair for the top card counting too.",
             "turn",
         ),
     )
@@ -357,6 +387,14 @@ class RuleSet:
         default=-100,
         metadata=_meta("Each laid-down red 3 when the side has not melded this hand.", "scoring"),
     )
+    red_three_bonus_if: RedThreeBonusIf = field(
+        default=RedThreeBonusIf.MELDED,
+        metadata=_meta(
+            "A laid-down red 3 earns red_three_bonus when its side has melded this hand, or only when its "
+            "side went out (otherwise red_three_unmelded).",
+            "scoring",
+        ),
+    )
     red_three_held: int = field(
         default=-100,
         metadata=_meta("Each red 3 still held (in hand or an unplayed Foot) at the end.", "scoring"),
@@ -369,6 +407,20 @@ class RuleSet:
     )
     wild_book_bonus: int = field(
         default=1500, metadata=_meta("Bonus for each wild book (with wild_melds).", "scoring")
+    )
+    book_bonuses: tuple[tuple[int, int, int], ...] = field(
+        default=(),
+        metadata=_meta(
+            'Bonuses of books by rank and kind (a table such as { "clean 7" = 1500, W = 2500 }); a book '
+            "the table does not name earns clean_book_bonus, dirty_book_bonus or wild_book_bonus.",
+            "scoring",
+        ),
+    )
+    wild_meld_penalty: int = field(
+        default=0,
+        metadata=_meta(
+            "Points taken away for each meld of wilds that is not a book at the end of the hand.", "scoring"
+        ),
     )
     going_out_bonus: int = field(default=100, metadata=_meta("Bonus for the side that goes out.", "scoring"))
     unplayed_foot_counts: bool = field(
@@ -385,6 +437,21 @@ class RuleSet:
     def partnerships(self, players: int) -> bool:
         """True when this many players play as pairs of partners."""
         return players in self.partners_at
+
+    def book_bonus(self, rank: int, status: int) -> int:
+        """The bonus of one book of ``rank`` (a meld rank kind) and status (0 clean, 1 dirty, 2 wild)."""
+        best = -1
+        for table_rank, table_status, points in self.book_bonuses:
+            if table_rank == rank:
+                if table_status == status:
+                    return points
+                if table_status == BOOK_ANY:
+                    best = points
+        if best >= 0:
+            return best
+        if status == 0:
+            return self.clean_book_bonus
+        return self.dirty_book_bonus if status == 1 else self.wild_book_bonus
 
     def card_value(self, kind: int) -> int:
         """Points of one card kind (red 3s are scored by the red-3 options, never here)."""

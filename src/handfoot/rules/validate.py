@@ -79,6 +79,20 @@ def validate(rules: RuleSet) -> RuleSet:
     # the other, so each must have its own sign.
     for option in ("clean_book_bonus", "dirty_book_bonus", "wild_book_bonus", "going_out_bonus"):
         _at_least(rules, option, 0)
+    for rank, _status, points in rules.book_bonuses:
+        if points < 0:
+            raise RuleError(
+                "book_bonuses",
+                {C.RANK_LETTER[rank]: points},
+                "bonuses >= 0 (they are added)",
+            )
+        if rank == C.WILD_RANK and not rules.wild_melds:
+            raise RuleError("book_bonuses", {"W": points}, "no W row unless wild_melds = true")
+    _at_least(rules, "wild_meld_penalty", 0)
+    if rules.wild_meld_penalty and not rules.wild_melds:
+        raise RuleError(
+            "wild_meld_penalty", rules.wild_meld_penalty, "0 unless wild_melds = true", "no meld of wilds"
+        )
     _at_least(rules, "exact_deal_bonus", 0)
     if rules.short_opening_penalty < 0:
         raise RuleError(
