@@ -31,6 +31,7 @@ from handfoot import cards as C
 from handfoot.bots.base import DECODED, NO, YES, Bot, LegalMoves
 from handfoot.bots.registry import register_bot
 from handfoot.engine.moves import YES_ID, Action, Move, group_counts
+from handfoot.engine.pile import IN_HAND_RULES
 from handfoot.engine.state import HandState, Phase, Seating
 from handfoot.engine.views import SeatInfo, View
 from handfoot.rules.options import (
@@ -588,7 +589,7 @@ def _score_draw(r: Reading, is_draw: bool, naturals: int, wilds: int) -> float:
         return 500.0 + gain * 5 + naturals - 40 * wilds
     if r.in_foot and r.books_done and r.feet_ready and r.size <= 3 and gain > 6:
         return -1.0  # about to go out: a big pile only adds cards to get rid of
-    if r.rules.pickup_before_down is PickupBeforeDown.OPENING_IN_HAND and wilds:
+    if r.rules.pickup_before_down in IN_HAND_RULES and wilds:
         return 100.0 + gain * 3 - 40 * wilds
     return 20.0 + gain * 5 + naturals
 

@@ -62,7 +62,8 @@ class PickupBeforeDown(StrEnum):
 
     NEVER = "never"
     WITH_OPENING = "with_opening"
-    OPENING_IN_HAND = "opening_in_hand"
+    OPENING_IN_HAND = "opening_in_hand"  # melds of 3+ cards held without the top card make the minimum
+    OPENING_IN_HAND_WITH_PAIR = "opening_in_hand_with_pair"  # as above, the pair for the top card counting
 
 
 class PickupRestFrom(StrEnum):
@@ -309,7 +310,8 @@ class RuleSet:
         default=PickupBeforeDown.WITH_OPENING,
         metadata=_meta(
             "Before opening: never take the pile; take it when the top card and this turn's melds make "
-            "the minimum; or only when the opening is in hand without the top card.",
+            "the minimum; only when melds of three or more cards held without the top card make it; or "
+            "the same with the pair for the top card counting too.",
             "turn",
         ),
     )
