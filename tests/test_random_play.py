@@ -576,6 +576,12 @@ HOUSE_CASES: list[tuple[str, int, dict[str, object]]] = [
         3,
         {"opening_counts_books": True, "opening_waived_if_emptied": True, "book_bonuses": {"A": 1000}},
     ),
+    (
+        "kitchen-table",
+        8,
+        {"players_allowed": [2, 3, 4, 5, 6, 7, 8], "partners_at": [4, 8], "first_upcard": "one"},
+    ),
+    ("marmot", 7, {"players_allowed": [7], "default_players": 7, "decks_by_players": {"7": 8}}),
 ]
 
 
@@ -585,7 +591,7 @@ HOUSE_CASES: list[tuple[str, int, dict[str, object]]] = [
 def test_random_play_with_house_options(name: str, players: int, overrides: dict[str, object]) -> None:
     """The options for other programs' house rules keep every invariant in random play."""
     index = HOUSE_CASES.index((name, players, overrides))
-    stats = run_case(name, players, 60, seed=500_000 + 1000 * index, overrides=overrides)
+    stats = run_case(name, players, 40, seed=500_000 + 1000 * index, overrides=overrides)
     missing = [event for event in expected_events(name, players, overrides) if not stats[event]]
     assert not missing, f"random play never reached {missing}: {dict(stats)}"
 

@@ -20,6 +20,14 @@ class WildLimit(StrEnum):
     FEWER_THAN_NATURALS = "fewer_than_naturals"
 
 
+class FirstUpcard(StrEnum):
+    """How the discard pile starts."""
+
+    NONE = "none"
+    ONE = "one"
+    UNTIL_NATURAL = "until_natural"
+
+
 class GameEnd(StrEnum):
     """What ends a game."""
 
@@ -147,7 +155,7 @@ class RuleSet:
     # --- 1. table and deal
     players_allowed: tuple[int, ...] = field(
         default=(2, 3, 4, 5, 6),
-        metadata=_meta("Player counts this rule set can be played with (2 to 6).", "table"),
+        metadata=_meta("Player counts this rule set can be played with (2 to 8).", "table"),
     )
     default_players: int = field(default=4, metadata=_meta("Player count used when none is given.", "table"))
     partners_at: tuple[int, ...] = field(
@@ -175,10 +183,13 @@ class RuleSet:
             "table",
         ),
     )
-    first_upcard: bool = field(
-        default=True,
+    first_upcard: FirstUpcard = field(
+        default=FirstUpcard.UNTIL_NATURAL,
         metadata=_meta(
-            "Turn one card up to start the discard pile (a red 3 or wild is covered by another).", "table"
+            "How the discard pile starts: no upcard, exactly one upcard whatever it is, or upcards turned "
+            "until one is neither a red 3 nor a wild (true and false, as older files write it, are "
+            "until_natural and none).",
+            "table",
         ),
     )
     exact_deal_bonus: int = field(
