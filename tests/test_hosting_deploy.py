@@ -428,3 +428,11 @@ def test_the_hosting_page_shows_every_deploy_file_as_it_is() -> None:
     assert set(shown) == {p.name for p in DEPLOY.iterdir()}
     for name, text in shown.items():
         assert text == (DEPLOY / name).read_text(), f"docs/hosting.md shows an old deploy/{name}"
+
+
+def test_the_hosting_page_lists_every_setting() -> None:
+    """Every HANDFOOT_* variable the program or the backup script reads is in the page's settings table."""
+    sources = [*(ROOT / "src" / "handfoot").rglob("*.py"), DEPLOY / "handfoot-backup"]
+    read = {name for path in sources for name in re.findall(r"HANDFOOT_[A-Z_]*[A-Z]", path.read_text())}
+    listed = set(re.findall(r"^\| `(HANDFOOT_[A-Z_]+)` \|", DOC.read_text(), re.M))
+    assert read == listed

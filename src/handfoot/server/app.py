@@ -16,7 +16,7 @@ from starlette.exceptions import HTTPException as StarletteHTTPException
 from handfoot.server import replay, scorepad, web
 from handfoot.server.bot_runner import BotRunner
 from handfoot.server.config import Settings
-from handfoot.server.fanout import broadcast_table, catch_up, catch_up_all, make_fanout
+from handfoot.server.fanout import catch_up, catch_up_all, make_fanout, notice_table
 from handfoot.server.jsonout import SafeJSONResponse
 from handfoot.server.limits import MAX_BODY_BYTES, RATE_LIMITED, BodyLimit, Limiters, client_key
 from handfoot.server.lobby import (
@@ -69,6 +69,7 @@ def create_app(settings: Settings) -> FastAPI:
         service.announcers.append(fanout.publish)
         app.state.service = service
         app.state.limits = Limiters.default(settings.rate_limit)
+        app.state.settings = settings
         try:
             yield
         finally:
@@ -181,7 +182,7 @@ def create_app(settings: Settings) -> FastAPI:
             raise ApiError(403, "bad_token", "this seat token does not belong to this table")
         async with live.lock:
             service_of(request).join(live, seat, body.name)
-            await broadcast_table(live)
+            notice_table(live)
         return {"seat": seat, "name": body.name, "table": live.info()}
 
     @app.get("/api/tables/{table_id}/record")
