@@ -15,7 +15,9 @@ from typing import Any
 try:
     from pettingzoo.utils import wrappers
 except ImportError as err:  # pragma: no cover - depends on the installation
-    raise ImportError("handfoot.rl needs numpy, gymnasium and pettingzoo: pip install 'handfoot[rl]'") from err
+    raise ImportError(
+        "handfoot.rl needs numpy, gymnasium and pettingzoo: pip install 'handfoot[rl]'"
+    ) from err
 
 from handfoot.rl.actions import CANCEL, NUM_ACTIONS, action_text
 from handfoot.rl.aec import HandFootEnv, IllegalAction

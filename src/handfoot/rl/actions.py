@@ -161,7 +161,9 @@ def may_stage_before_pickup(v: View) -> bool:
     return top in NATURAL_RANKS and sum(1 for card in v.hand if KIND_OF[card] == top) >= rules.pickup_naturals
 
 
-def stage_ids(opening: Opening, phase: Phase, pile_top: int, wild_melds: bool, black_threes: bool) -> list[int]:
+def stage_ids(
+    opening: Opening, phase: Phase, pile_top: int, wild_melds: bool, black_threes: bool
+) -> list[int]:
     """Meld-group ids the seat could stage next from its remaining cards (see the module docstring)."""
     kinds = opening.pool_kinds()
     jokers, deuces = kinds[C.JOKER], kinds[C.DEUCE]

@@ -15,7 +15,7 @@ from __future__ import annotations
 import random
 from collections.abc import Mapping
 from pathlib import Path
-from typing import Any
+from typing import Any, ClassVar
 
 import gymnasium
 import numpy as np
@@ -69,7 +69,11 @@ class HandFootEnv(AECEnv):  # type: ignore[misc]
     ``info["illegal_action"]`` names the refused one); ``render_mode``: None or ``"ansi"``.
     """
 
-    metadata = {"name": "handfoot_v0", "render_modes": ["ansi"], "is_parallelizable": False}
+    metadata: ClassVar[dict[str, Any]] = {
+        "name": "handfoot_v0",
+        "render_modes": ["ansi"],
+        "is_parallelizable": False,
+    }
 
     def __init__(
         self,
@@ -136,7 +140,9 @@ class HandFootEnv(AECEnv):  # type: ignore[misc]
         """A new game. A seed fixes it and every game after it (deal, dealer, random substitutions)."""
         if seed is not None:
             self._rng = random.Random(seed)
-        self.game = Game(self.rules, self.players, self._rng.getrandbits(63), self._rng.randrange(self.players))
+        self.game = Game(
+            self.rules, self.players, self._rng.getrandbits(63), self._rng.randrange(self.players)
+        )
         self.agents = list(self.possible_agents)
         self.rewards = dict.fromkeys(self.agents, 0.0)
         self._cumulative_rewards = dict.fromkeys(self.agents, 0.0)
@@ -311,12 +317,16 @@ class HandFootEnv(AECEnv):  # type: ignore[misc]
 
     def _live(self) -> bool:
         agent = self.agent_selection
-        return not (self.game.finished or self.terminations.get(agent, True) or self.truncations.get(agent, True))
+        return not (
+            self.game.finished or self.terminations.get(agent, True) or self.truncations.get(agent, True)
+        )
 
     def _changed(self) -> None:
-        """Forget cached masks after the position changed."""
+        """Forget cached masks and views after the position changed (an opening with nothing staged yet is
+        started afresh from the hand when next needed)."""
+        if not self.opening.groups:
+            self.opening.clear()
         self._masks = {}
         self._views = {}
         self._hands_seen = len(self.game.results)
         self._legal = self.game.legal_ids() if not self.game.finished else []
-

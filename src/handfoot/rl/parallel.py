@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from pathlib import Path
-from typing import Any
+from typing import Any, ClassVar
 
 from gymnasium import spaces
 from pettingzoo import ParallelEnv
@@ -23,7 +23,7 @@ class HandFootParallelEnv(ParallelEnv):  # type: ignore[misc]
     """Hand and Foot for PettingZoo (Parallel): the options of ``HandFootEnv``; ``max_cycles`` counts
     ticks (moves)."""
 
-    metadata = {"name": "handfoot_parallel_v0", "render_modes": ["ansi"]}
+    metadata: ClassVar[dict[str, Any]] = {"name": "handfoot_parallel_v0", "render_modes": ["ansi"]}
 
     def __init__(
         self,

@@ -7,9 +7,10 @@ per seat with the learner's entry ignored). Bots choose from the engine's legal 
 included) as in a tournament, each with its own generator seeded from ``reset(seed=...)``.
 
 An action the mask does not allow is replaced by a random legal one (``info["illegal_action"]`` names
-it) unless ``illegal="raise"``. The observation is the vector alone (``Box``); the mask is ``info["action_mask"]`` and ``action_masks()``
-(what sb3-contrib's ``MaskablePPO`` reads). The reward of a step is what the learner's seat earned from
-its move up to its next decision (bots' moves included); an episode is one game.
+it) unless ``illegal="raise"``. The observation is the vector alone (``Box``); the mask is
+``info["action_mask"]`` and ``action_masks()`` (what sb3-contrib's ``MaskablePPO`` reads). The reward
+of a step is what the learner's seat earned from its move up to its next decision (bots' moves
+included); an episode is one game.
 """
 
 from __future__ import annotations
@@ -26,8 +27,8 @@ from gymnasium import spaces
 
 from handfoot.bots.base import Bot, legal_for, make_bot
 from handfoot.engine import view
-from handfoot.rl.aec import HandFootEnv, agent_name
 from handfoot.rl.actions import NUM_ACTIONS
+from handfoot.rl.aec import HandFootEnv, agent_name
 from handfoot.rl.layout import HIGH, LOW, SIZE
 from handfoot.rules.options import RuleSet
 
@@ -35,7 +36,7 @@ from handfoot.rules.options import RuleSet
 class SingleSeatEnv(gymnasium.Env[npt.NDArray[np.float32], np.int64]):
     """Hand and Foot as a Gymnasium environment: one learning seat against bots (module docstring)."""
 
-    metadata = {"render_modes": ["ansi"]}
+    metadata = {"render_modes": ["ansi"]}  # noqa: RUF012 (declared by gymnasium.Env)
 
     def __init__(
         self,
@@ -58,7 +59,9 @@ class SingleSeatEnv(gymnasium.Env[npt.NDArray[np.float32], np.int64]):
             raise ValueError(f"seat={seat}: seats are 0 to {count - 1}")
         names = [opponents] * count if isinstance(opponents, str) else list(opponents)
         if len(names) != count:
-            raise ValueError(f"opponents names {len(names)} bots for {count} seats: give one, or one per seat")
+            raise ValueError(
+                f"opponents names {len(names)} bots for {count} seats: give one, or one per seat"
+            )
         self.seat = seat
         self.agent = agent_name(seat)
         self.bots: dict[int, Bot] = {s: make_bot(names[s]) for s in range(count) if s != seat}
@@ -81,9 +84,7 @@ class SingleSeatEnv(gymnasium.Env[npt.NDArray[np.float32], np.int64]):
         self._run_bots()
         return self._obs(), self._info()
 
-    def step(
-        self, action: Any
-    ) -> tuple[npt.NDArray[np.float32], float, bool, bool, dict[str, Any]]:
+    def step(self, action: Any) -> tuple[npt.NDArray[np.float32], float, bool, bool, dict[str, Any]]:
         """Play the learner's action, then the bots' moves until the learner must act or the game ends."""
         env = self.env
         if self._over():
@@ -104,7 +105,7 @@ class SingleSeatEnv(gymnasium.Env[npt.NDArray[np.float32], np.int64]):
         """The legal actions of the learner now (all False once the episode is over)."""
         return self.env.action_mask(self.seat).astype(bool)
 
-    def render(self) -> str | None:  # type: ignore[override]
+    def render(self) -> str | None:
         """The table as text (``render_mode="ansi"``)."""
         result: str | None = self.env.render()
         return result
