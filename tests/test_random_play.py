@@ -66,8 +66,9 @@ from handfoot.engine import (
     score_tally,
     view,
 )
-from handfoot.engine import hand as H
+from handfoot.engine.apply import apply_move
 from handfoot.engine.events import Event
+from handfoot.engine.legal import legal_ids
 from handfoot.engine.moves import ASK_ID, DISCARD_BASE, NEW_BASE, NUM_MOVE_IDS
 from handfoot.engine.scoring import Tally
 from handfoot.engine.serialize import state_from_json, state_to_json
@@ -213,14 +214,14 @@ def check_listed(game: Game, ids: list[int]) -> None:
         game.verify(move)
         assert parse_move(move_text(move)) == move, f"text {move_text(move)!r} parses to another move"
         world = s.copy()
-        H.apply_move(world, move)
+        apply_move(world, move)
         check_cards(world, f"after {move_text(move)}: ")
     for move in opening_moves(s):
         game.verify(move)
         assert parse_move(move_text(move)) == move, f"text {move_text(move)!r} parses to another move"
         assert len(move.groups) == 1 or move_id(move) == -1, f"compound {move_text(move)} has an id"
         world = s.copy()
-        H.apply_move(world, move)
+        apply_move(world, move)
         check_cards(world, f"after {move_text(move)}: ")
     assert game.legal_moves() == [game.move_of_id(mid) for mid in ids]
 
@@ -331,7 +332,7 @@ def check_views(s: HandState, rng: random.Random) -> None:
     """For every seat and the spectator: the view shows only what that seat may know, does not change
     when hidden cards move, and a world sampled from it gives the same view (and the same legal ids)."""
     assert {f.name for f in fields(View)} == VIEW_CARD_FIELDS | VIEW_OTHER_FIELDS, "View has a new field"
-    legal = H.legal_ids(s)
+    legal = legal_ids(s)
     public = public_counts(s)
     hider = rng.choice((*range(s.players), SPECTATOR))
     for seat in (*range(s.players), SPECTATOR):
@@ -353,7 +354,7 @@ def check_views(s: HandState, rng: random.Random) -> None:
         check_table(world)
         assert view(world, seat) == v, f"seat {seat}: view(sample_world(v)) != v"
         if seat == s.to_move:
-            assert H.legal_ids(world) == legal, f"seat {seat}: legal ids differ in a sampled world"
+            assert legal_ids(world) == legal, f"seat {seat}: legal ids differ in a sampled world"
 
 
 def check_replay(game: Game) -> None:

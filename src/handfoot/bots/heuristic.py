@@ -28,7 +28,8 @@ from collections.abc import Sequence
 from typing import Protocol
 
 from handfoot import cards as C
-from handfoot.bots.base import DECODED, Bot, LegalMoves, register_bot
+from handfoot.bots.base import DECODED, Bot, LegalMoves
+from handfoot.bots.registry import register_bot
 from handfoot.engine.moves import YES_ID, Action, Move, group_counts
 from handfoot.engine.state import HandState, Phase, Seating
 from handfoot.engine.views import View
@@ -701,3 +702,6 @@ def register() -> None:
         return HeuristicBot()
 
     register_bot("heuristic", factory)
+
+
+register()

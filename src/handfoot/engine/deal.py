@@ -6,8 +6,8 @@ import random
 from dataclasses import dataclass
 
 from handfoot import cards as C
+from handfoot.engine.apply import lay_red_threes_from_hand
 from handfoot.engine.events import Event
-from handfoot.engine.hand import lay_red_threes_from_hand
 from handfoot.engine.state import HandState, Phase
 from handfoot.rules.options import RuleSet
 

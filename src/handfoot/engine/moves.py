@@ -17,6 +17,7 @@ Ids depend only on kinds, never on suits; ``Move`` objects name exact cards.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from enum import IntEnum
 from typing import NamedTuple
 
@@ -294,3 +295,52 @@ def parse_move(text: str) -> Move:
     raise MoveSyntaxError(
         f"{verb!r} is not a move: use draw, pickup, meld, discard, ask, yes, no, keep or swap"
     )
+
+
+def first_card(held: Sequence[int], kind: int) -> int:
+    """The first card of ``kind`` in ``held`` (counts by card id), lowest suit first (or the kind's first)."""
+    for card in C.IDS_OF_KIND[kind]:
+        if held[card]:
+            return card
+    return C.IDS_OF_KIND[kind][0]
+
+
+def pick_cards(held: Sequence[int], kind: int, count: int, taken: dict[int, int]) -> list[int]:
+    """``count`` cards of ``kind`` from ``held`` (counts by card id), lowest suit first, not reusing the
+    cards counted in ``taken`` (which it updates). Where too few are held, the kind's first card stands
+    in (a move naming it will be refused)."""
+    out: list[int] = []
+    for card in C.IDS_OF_KIND[kind]:
+        spare = held[card] - taken.get(card, 0)
+        while spare > 0 and len(out) < count:
+            out.append(card)
+            taken[card] = taken.get(card, 0) + 1
+            spare -= 1
+        if len(out) == count:
+            break
+    while len(out) < count:
+        out.append(C.IDS_OF_KIND[kind][0])
+    return out
+
+
+def move_for(held: Sequence[int], pile_top: int, mid: int) -> Move:
+    """The Move an atomic id stands for, naming cards from ``held`` (the mover's counts by card id) and
+    the pile's top card (-1: empty). It needs nothing a seat does not see, so a bot can build it from its
+    view. Raises ValueError for a number that is no move id."""
+    decoded = decode_id(mid)
+    action = decoded.action
+    if action is Action.PICKUP:
+        if pile_top < 0:
+            return Move(Action.PICKUP, (Group(-1, ()),))
+        top = C.KIND_OF[pile_top]
+        return Move(Action.PICKUP, (Group(top, tuple(pick_cards(held, top, decoded.naturals, {}))),))
+    if action is Action.DISCARD:
+        return Move(Action.DISCARD, card=first_card(held, decoded.kind))
+    if action is Action.MELD:
+        taken: dict[int, int] = {}
+        kind = decoded.kind
+        cards = pick_cards(held, kind, decoded.naturals, taken) if kind != C.WILD_RANK else []
+        cards += pick_cards(held, C.JOKER, decoded.jokers, taken)
+        cards += pick_cards(held, C.DEUCE, decoded.deuces, taken)
+        return Move(Action.MELD, (Group(kind, tuple(cards)),))
+    return Move(action)

@@ -139,7 +139,7 @@ def create_app(settings: Settings) -> FastAPI:
             live, tokens = service_of(request).create(body.preset, body.options, body.players, seats)
         except LobbyError as exc:
             raise ApiError(422, "bad_table", str(exc)) from None
-        base = str(request.base_url).rstrip("/")
+        base = settings.site_url(str(request.base_url))
         return {
             "table": live.info(),
             "invites": [
