@@ -119,13 +119,21 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--eval-every", type=int, default=20_000)
     parser.add_argument("--eval-games", type=int, default=100)
     parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument("--n-steps", type=int, default=2048, help="PPO rollout length")
+    parser.add_argument("--batch-size", type=int, default=256, help="PPO minibatch size")
     parser.add_argument("--out", type=Path, default=Path("docs/rl-training.png"))
     args = parser.parse_args(argv)
     torch.set_num_threads(1)
     np.random.seed(args.seed)
     env = make_env("random")
     model = MaskablePPO(
-        "MlpPolicy", env, n_steps=2048, batch_size=256, seed=args.seed, verbose=0, device="cpu"
+        "MlpPolicy",
+        env,
+        n_steps=args.n_steps,
+        batch_size=args.batch_size,
+        seed=args.seed,
+        verbose=0,
+        device="cpu",
     )
     callback = Evaluate(args.eval_every, args.eval_games, args.minutes * 60, args.out)
     began = time.perf_counter()

@@ -14,7 +14,7 @@ import numpy as np
 import numpy.typing as npt
 
 from handfoot import cards as C
-from handfoot.engine import Group, Seating, View
+from handfoot.engine import Group, MeldView, Seating, View
 from handfoot.rl.layout import KINDS, MAX_SEATS, POINTS_SCALE, SIZE, START
 from handfoot.rules.options import RuleSet
 
@@ -56,6 +56,15 @@ _OUT = START["out_seat"]
 
 
 _ZEROS = array("f", bytes(4 * SIZE))
+_NONE_KNOWN = (0,) * KINDS
+
+
+def _kind_counts(cards: Sequence[int]) -> array[float]:
+    """Cards per kind, as float32 entries to copy into the vector."""
+    counts = [0] * KINDS
+    for card in cards:
+        counts[KIND_OF[card]] += 1
+    return array("f", counts)
 
 
 def _order(first: int, items: Sequence[int]) -> list[int]:
@@ -100,21 +109,11 @@ class Encoder:
         if not 0 <= me < self.players:
             raise ValueError(f"seat {me} is not a seat of this {self.players}-player table")
         obs = _ZEROS[:]  # filled as an array.array (cheap item writes), handed out as a numpy view of it
-        values = self.values
-        for card in v.hand:
-            obs[_HAND + KIND_OF[card]] += 1
+        obs[_HAND : _HAND + KINDS] = _kind_counts(v.hand)
         if staged:
-            points = 0
-            for group in staged:
-                base = _STAGED_MELDS + 3 * group.rank
-                for card in group.cards:
-                    kind = KIND_OF[card]
-                    obs[_STAGED + kind] += 1
-                    obs[base + (1 if kind == JOKER else 2 if kind == DEUCE else 0)] += 1
-                    points += values[kind]
-            obs[_STAGED_POINTS] = points / POINTS_SCALE
-        for card in v.foot:
-            obs[_FOOT + KIND_OF[card]] += 1
+            self._encode_staged(obs, staged)
+        if v.foot:
+            obs[_FOOT : _FOOT + KINDS] = _kind_counts(v.foot)
         seat_slot = self.seat_slot[me]
         for seat, info in enumerate(v.seats):
             slot = seat_slot[seat]
@@ -122,10 +121,9 @@ class Encoder:
             obs[_SEAT_HAND + slot] = info.hand_count
             obs[_SEAT_IN_FOOT + slot] = info.in_foot
             obs[_SEAT_FOOT + slot] = info.foot_count
-            if any(info.known):
+            if info.known != _NONE_KNOWN:
                 base = _SEAT_KNOWN + KINDS * slot
-                for kind, count in enumerate(info.known):
-                    obs[base + kind] = count
+                obs[base : base + KINDS] = array("f", info.known)
         for slot in self.partner_slots[me]:
             obs[_SEAT_PARTNER + slot] = 1
         if v.to_move >= 0:
@@ -139,21 +137,24 @@ class Encoder:
             obs[_OWNER_DOWN + slot] = v.down[owner]
             obs[_OWNER_MINIMUM + slot] = v.minimums[owner] / POINTS_SCALE
             clean, dirty, wild = v.books[owner]
-            obs[_OWNER_BOOKS + 3 * slot] = clean
-            obs[_OWNER_BOOKS + 3 * slot + 1] = dirty
-            obs[_OWNER_BOOKS + 3 * slot + 2] = wild
+            at = _OWNER_BOOKS + 3 * slot
+            obs[at] = clean
+            obs[at + 1] = dirty
+            obs[at + 2] = wild
+        latest: dict[int, MeldView] = {}  # the last meld of each (owner slot, rank): the open one
         for meld in v.melds:
-            slot = owner_slot[meld.owner]
-            at = _MELD_OPEN + 3 * (KINDS * slot + meld.rank)
-            if obs[at] or obs[at + 1] or obs[at + 2]:  # an earlier meld of this rank: it moves to "earlier"
-                earlier = _MELD_EARLIER + 2 * (KINDS * slot + meld.rank)
-                obs[earlier] += 1
-                obs[earlier + 1] += obs[at] + obs[at + 1] + obs[at + 2]
+            key = KINDS * owner_slot[meld.owner] + meld.rank
+            earlier = latest.get(key)
+            if earlier is not None:  # a closed book of this rank came first
+                obs[_MELD_EARLIER + 2 * key] += 1
+                obs[_MELD_EARLIER + 2 * key + 1] += len(earlier.cards)
+            latest[key] = meld
+        for key, meld in latest.items():
+            at = _MELD_OPEN + 3 * key
             jokers = meld.cards.count(JOKER_ID)
-            deuces = meld.wilds - jokers
-            obs[at] = len(meld.cards) - jokers - deuces
+            obs[at] = len(meld.cards) - meld.wilds
             obs[at + 1] = jokers
-            obs[at + 2] = deuces
+            obs[at + 2] = meld.wilds - jokers
         side_slot = self.side_slot[me]
         for side in range(self.num_sides):
             slot = side_slot[side]
@@ -162,8 +163,8 @@ class Encoder:
             obs[_SIDE_TOTAL + slot] = totals[side] / POINTS_SCALE
         obs[_PILE_TOP + (KIND_OF[v.pile_top] if v.pile_top >= 0 else KINDS)] = 1
         obs[_PILE_SIZE] = v.pile_size
-        for card in v.pile:
-            obs[_PILE_SEEN + KIND_OF[card]] += 1
+        if v.pile:
+            obs[_PILE_SEEN : _PILE_SEEN + KINDS] = _kind_counts(v.pile)
         obs[_STOCK] = v.stock_size
         obs[_PHASE + int(v.phase)] = 1
         obs[_PERMISSION] = v.permission
@@ -171,3 +172,15 @@ class Encoder:
         obs[_HAND_INDEX] = v.hand_index
         obs[_OUT + (seat_slot[v.out_seat] if v.out_seat >= 0 else MAX_SEATS)] = 1
         return np.frombuffer(obs, dtype=np.float32)
+
+    def _encode_staged(self, obs: array[float], staged: Sequence[Group]) -> None:
+        values = self.values
+        points = 0
+        for group in staged:
+            base = _STAGED_MELDS + 3 * group.rank
+            for card in group.cards:
+                kind = KIND_OF[card]
+                obs[_STAGED + kind] += 1
+                obs[base + (1 if kind == JOKER else 2 if kind == DEUCE else 0)] += 1
+                points += values[kind]
+        obs[_STAGED_POINTS] = points / POINTS_SCALE

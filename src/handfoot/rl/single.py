@@ -25,7 +25,7 @@ import numpy as np
 import numpy.typing as npt
 from gymnasium import spaces
 
-from handfoot.bots.base import Bot, legal_for, make_bot
+from handfoot.bots import Bot, legal_for, make_bot
 from handfoot.engine import view
 from handfoot.rl.actions import NUM_ACTIONS
 from handfoot.rl.aec import HandFootEnv, agent_name
