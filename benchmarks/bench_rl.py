@@ -78,7 +78,8 @@ def main() -> None:
         print(out.getvalue())
         return
     kind = "env (wrapped)" if args.wrapped else "raw_env"
-    print(f"{kind}: {steps} steps per preset, median of {repeats} run(s), one core, {platform.python_version()}")
+    python = platform.python_version()
+    print(f"{kind}: {steps} steps per preset, median of {repeats} run(s), one core, Python {python}")
     print(f"{'preset':<15} {'steps/s':>9} {'cpu steps/s':>12}")
     total_steps = total_wall = total_cpu = 0.0
     for name in PRESET_NAMES:
