@@ -24,7 +24,7 @@ from handfoot.engine.moves import DECODED as ENGINE_DECODED
 from handfoot.engine.moves import Action, DecodedId, Move, move_for, move_id
 from handfoot.engine.openings import opening_moves
 from handfoot.engine.state import HandState, Phase
-from handfoot.engine.views import View
+from handfoot.engine.views import SeatInfo, View
 
 YES = Move(Action.YES)
 NO = Move(Action.NO)
@@ -42,6 +42,12 @@ class Bot(ABC):
     @abstractmethod
     def choose(self, view: View, legal: Sequence[Move], rng: random.Random) -> Move:
         """The move to play: one of ``legal``, for the seat ``view.seat`` (which is ``view.to_move``)."""
+
+    def choose_seat(self, info: SeatInfo, legal: Sequence[Move], rng: random.Random) -> Move:
+        """``choose`` for a runner that hands the seat's ``SeatInfo`` (the same knowledge as its view,
+        cheaper to read): the same contract and the same move as ``choose(info.freeze(), legal, rng)``,
+        which is what this default does; a bot overrides it to read the SeatInfo directly."""
+        return self.choose(info.freeze(), legal, rng)
 
     def answer(self, view: View, rng: random.Random) -> bool:
         """The partner's answer to "May I go out?" (``view.phase`` is ``Phase.ANSWER``): True for yes."""

@@ -51,10 +51,12 @@ class GroupSpec(NamedTuple):
 
 
 class Plan(NamedTuple):
-    """What a meld or pickup would leave: the owner's books and the player's cards left."""
+    """What a meld or pickup would leave: the owner's books, the player's cards left, and the book bonuses
+    the play adds (books it completes, at ``RuleSet.book_bonus``)."""
 
     books: tuple[int, int, int]
     left: int
+    bonus: int = 0
 
 
 def plural(count: int, word: str) -> str:
@@ -211,6 +213,7 @@ def plan_groups(s: HandState, seat: int, specs: list[GroupSpec], left: int) -> P
     books = list(s.books[owner])
     local: dict[int, tuple[int, int]] = {}  # rank -> (naturals, wilds) of its target meld in this move
     meld_of = s.meld_of[owner]
+    bonus = 0
     for spec in specs:
         rank = spec.rank
         wilds = spec.jokers + spec.deuces
@@ -261,10 +264,12 @@ def plan_groups(s: HandState, seat: int, specs: list[GroupSpec], left: int) -> P
         if before != after:
             if before >= 0:
                 books[before] -= 1
+                bonus -= rules.book_bonus(rank, before)
             if after >= 0:
                 books[after] += 1
+                bonus += rules.book_bonus(rank, after)
         local[rank] = (naturals, held_wilds)
-    plan = Plan((books[0], books[1], books[2]), left)
+    plan = Plan((books[0], books[1], books[2]), left, bonus)
     if BLACK_THREE in local:
         why = go_out_refusal(s, seat, plan.books)
         if not s.in_foot[seat] or left > 1 or why is not None:
@@ -274,13 +279,32 @@ def plan_groups(s: HandState, seat: int, specs: list[GroupSpec], left: int) -> P
     return why if why is not None else plan
 
 
-def opening_refusal(s: HandState, seat: int, points: int) -> Refusal | None:
+def opening_refusal(
+    s: HandState, seat: int, points: int, specs: list[GroupSpec] | None = None, left: int = 2
+) -> Refusal | None:
+    """Whether a lay-down worth ``points`` (the groups ``specs``, leaving ``left`` cards) makes the
+    opening minimum, where ``seat``'s side (or the player) is not down yet. With
+    ``opening_waived_if_emptied`` a lay-down leaving at most the card to discard needs none; with
+    ``opening_counts_books`` the bonuses of the books it completes count."""
     owner = s.seating.owner_of[seat]
     if s.down[owner]:
         return None
     minimum = s.minimums[owner]
     if points >= minimum:
         return None
+    rules = s.rules
+    if rules.opening_waived_if_emptied and left <= 1:
+        return None
+    if rules.opening_counts_books and specs is not None:
+        plan = plan_groups(s, seat, specs, left)
+        if isinstance(plan, Plan) and points + plan.bonus >= minimum:
+            return None
+        if isinstance(plan, Plan) and plan.bonus:
+            return Refusal(
+                "opening_minimums",
+                f"Your first melds this hand must count at least {minimum} points; these count {points} "
+                f"and {plan.bonus} for the books they complete.",
+            )
     return Refusal(
         "opening_minimums",
         f"Your first melds this hand must count at least {minimum} points; these count {points}.",
@@ -338,6 +362,7 @@ def meld_ids(s: HandState, seat: int) -> list[int]:
     meld_of = s.meld_of[owner]
     melds = s.melds
     out: list[int] = []
+    relief = minimum > 0 and (rules.opening_counts_books or rules.opening_waived_if_emptied)
     ranks = [r for r in range(C.ACE, C.FOUR + 1) if hand[r] or (meld_of[r] >= 0 and (jokers or deuces))]
     if rules.black_three_melds and hand[BLACK_THREE] >= 3:
         ranks.append(BLACK_THREE)
@@ -368,9 +393,16 @@ def meld_ids(s: HandState, seat: int) -> list[int]:
         for naturals, j, d, mid in tries:
             wilds = j + d
             points = naturals * values[rank] + j * joker_value + d * deuce_value
-            if points < minimum:
-                continue
             count = naturals + wilds
+            if points < minimum:
+                if not relief:
+                    continue
+                spec = GroupSpec(rank, naturals, j, d, points)
+                if opening_refusal(s, seat, points, [spec], size - count) is None and isinstance(
+                    plan_groups(s, seat, [spec], size - count), Plan
+                ):
+                    out.append(mid)
+                continue
             if size - count <= careful_from or rank == BLACK_THREE:
                 spec = GroupSpec(rank, naturals, j, d, points)
                 if isinstance(plan_groups(s, seat, [spec], size - count), Plan):

@@ -26,7 +26,7 @@ from handfoot.engine.events import Event
 from handfoot.engine.game import Game
 from handfoot.engine.moves import Move
 from handfoot.engine.state import Seating
-from handfoot.engine.views import view
+from handfoot.engine.views import seat_info
 from handfoot.rules.options import RuleSet
 from handfoot.sim.progress import HandDone, ProgressTracker, Snapshot
 from handfoot.sim.stats import game_points, mean, wilson
@@ -156,9 +156,9 @@ def play_game(
         if not legal:  # the engine left the seat without a legal move: stop rather than crash
             capped = True
             break
-        seat_view = view(state, seat)
+        info = seat_info(state, seat)
         start = clock()
-        move = bots[seat].choose(seat_view, legal, rngs[seat])
+        move = bots[seat].choose_seat(info, legal, rngs[seat])
         spent = clock() - start
         side = seating.side_of[seat]
         decision_sum[side] += spent
