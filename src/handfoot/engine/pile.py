@@ -17,6 +17,8 @@ from handfoot.engine.melding import (
 from handfoot.engine.moves import (
     MAX_PICKUP_NATURALS,
     PICKUP_BASE,
+    PICKUP_DEUCE_ID,
+    PICKUP_JOKER_ID,
     Group,
     Move,
     move_for,
@@ -107,10 +109,19 @@ def pickup_refusal(s: HandState, move: Move) -> Refusal | None:
     first = move.groups[0] if move.groups else Group(-1, ())
     if first.rank not in (-1, top):
         return Refusal("pickup_naturals", f"The first group goes with the top card, a {C.KIND_WORDS[top]}.")
-    if any(KIND_OF[c] != top for c in first.cards):
+    wilds = sum(1 for c in first.cards if KIND_OF[c] <= C.DEUCE)
+    if any(KIND_OF[c] != top and KIND_OF[c] > C.DEUCE for c in first.cards) or (
+        wilds and not _with_wild_allowed(s, seat, len(first.cards) - wilds, wilds)
+    ):
+        if rules.pickup_with_wild:
+            return Refusal(
+                "pickup_with_wild",
+                f"Take the pile with natural {C.KIND_PLURALS[top]}, or once your side is down with one "
+                f"natural {C.KIND_WORDS[top]} and one wild.",
+            )
         return Refusal("pickup_naturals", f"Take the pile with natural {C.KIND_PLURALS[top]} only, no wilds.")
     needed = pickup_needed(s, seat)
-    if len(first.cards) < needed:
+    if len(first.cards) < needed and not wilds:
         return Refusal(
             "pickup_naturals",
             f"To take the pile you need {plural(needed, 'natural ' + C.KIND_WORDS[top])} from your hand "
@@ -151,6 +162,12 @@ def pickup_refusal(s: HandState, move: Move) -> Refusal | None:
                     "meld with cards you hold, then take the pile and meld the rest.",
                 )
     return _pickup_plan_refusal(s, seat, move, hand_taken)
+
+
+def _with_wild_allowed(s: HandState, seat: int, naturals: int, wilds: int) -> bool:
+    """True if the pile may be taken with this mix (``pickup_with_wild``: one natural and one wild, once
+    the side is down)."""
+    return s.rules.pickup_with_wild and naturals == 1 and wilds == 1 and s.down[s.seating.owner_of[seat]]
 
 
 def _pickup_plan_refusal(s: HandState, seat: int, move: Move, hand_taken: list[int]) -> Refusal | None:
@@ -229,6 +246,11 @@ def pickup_ids(s: HandState, seat: int) -> list[int]:
         for naturals in range(pickup_needed(s, seat), min(have, MAX_PICKUP_NATURALS) + 1):
             if pickup_refusal(s, pickup_move(s, seat, naturals)) is None:
                 out.append(PICKUP_BASE + naturals)
+        if have and s.rules.pickup_with_wild and s.down[s.seating.owner_of[seat]]:
+            held, top_card = s.hands[seat], s.pile[-1]
+            for mid, kind in ((PICKUP_JOKER_ID, C.JOKER), (PICKUP_DEUCE_ID, C.DEUCE)):
+                if held[kind] and pickup_refusal(s, move_for(s.hand_cards[seat], top_card, mid)) is None:
+                    out.append(mid)
     return out
 
 
