@@ -4,24 +4,29 @@ connection) and leave every other table and client working."""
 
 from __future__ import annotations
 
+import asyncio
 import json
 import socket
 import threading
 import time
 from collections.abc import Iterator
-from contextlib import contextmanager
+from contextlib import contextmanager, suppress
 from pathlib import Path
 from typing import Any
 from urllib.parse import quote
 
 import httpx
 import pytest
+from websockets.exceptions import ConnectionClosed
 from websockets.sync.client import ClientConnection, connect
 
 from handfoot.rules import RuleError, load_rules
 from handfoot.server.config import Settings
+from handfoot.server.fanout import NOTICE_SECONDS, notice_table
 from handfoot.server.limits import HINT_RATE, MAX_BODY_BYTES, TABLE_RATE, Rate, RateLimiter
+from handfoot.server.origin import origin_allowed
 from handfoot.server.storage import SeatRow, Storage, TableRow, now
+from handfoot.server.tables import Connection, TableService
 from handfoot.server.testing import SeatClient, running_server
 
 pytest_plugins = ["conftest_services"]
@@ -249,3 +254,95 @@ def test_tables_hints_and_messages_are_rate_limited_per_client(
             client.send({"type": "ping"})
         refused = client.until(lambda m: m.get("code") == "rate_limited")
         assert "too many messages" in refused["message"]
+
+
+# --- 9. the WebSocket Origin --------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("origin", "public_url", "host", "allowed"),
+    [
+        (None, "", "127.0.0.1:8000", True),  # not a browser
+        ("http://127.0.0.1:8000", "", "127.0.0.1:8000", True),
+        ("http://127.0.0.1:9000", "", "127.0.0.1:8000", False),
+        ("https://evil.example", "", "127.0.0.1:8000", False),
+        ("https://cards.example.org", "", "cards.example.org", True),  # behind a proxy passing Host
+        ("null", "", "127.0.0.1:8000", False),
+        ("https://cards.example.org", "https://cards.example.org", "127.0.0.1:8000", True),
+        ("https://cards.example.org/", "https://cards.example.org", "127.0.0.1:8000", True),
+        ("http://127.0.0.1:8000", "https://cards.example.org", "127.0.0.1:8000", False),
+        ("https://cards.example.org.evil.example", "https://cards.example.org", "x", False),
+    ],
+)
+def test_origin_rules(origin: str | None, public_url: str, host: str, allowed: bool) -> None:
+    assert origin_allowed(origin, public_url, host) is allowed
+
+
+def _hello_from(base: str, table_id: str, origin: str | None) -> dict[str, Any]:
+    url = base.replace("http://", "ws://") + f"/ws/tables/{table_id}"
+    first: dict[str, Any] = {}
+    with suppress(ConnectionClosed), connect(url, origin=origin, ping_interval=None) as ws:  # type: ignore[arg-type]
+        with suppress(ConnectionClosed):  # a refused connection may be closed before the hello is read
+            ws.send(json.dumps({"type": "hello", "protocol": 1}))
+        first = json.loads(ws.recv(timeout=5))
+    return first
+
+
+def test_a_page_from_another_site_cannot_open_a_websocket(tmp_path: Path) -> None:
+    with running_server(Settings(data_dir=tmp_path, port=0, bot_delay=0.0)) as url:
+        table_id, _tokens = new_table(url)
+        assert _hello_from(url, table_id, url)["type"] == "welcome"
+        assert _hello_from(url, table_id, None)["type"] == "welcome"
+        refused = _hello_from(url, table_id, "https://evil.example")
+        assert refused["type"] == "error" and refused["code"] == "bad_origin", refused
+        assert "this server's own address" in refused["message"]
+
+
+def test_with_a_public_url_only_its_pages_may_connect(tmp_path: Path) -> None:
+    settings = Settings(data_dir=tmp_path, port=0, bot_delay=0.0, public_url="https://cards.example.org")
+    with running_server(settings) as url:
+        table_id, _tokens = new_table(url)
+        assert _hello_from(url, table_id, "https://cards.example.org")["type"] == "welcome"
+        refused = _hello_from(url, table_id, url)
+        assert refused["code"] == "bad_origin" and "https://cards.example.org" in refused["message"]
+
+
+# --- 5. join/leave notices --------------------------------------------------------------------------
+
+
+def test_notices_of_many_arrivals_do_not_grow_with_the_square_of_the_audience(tmp_path: Path) -> None:
+    async def run() -> list[int]:
+        storage = Storage(f"sqlite:///{tmp_path / 'notices.db'}")
+        service = TableService(storage, 50)
+        live, _tokens = service.create("kitchen-table", {}, 2, [])
+        received: list[list[dict[str, Any]]] = []
+        for _ in range(200):  # 200 spectators arrive together, as ws.table_socket adds them
+            inbox: list[dict[str, Any]] = []
+            received.append(inbox)
+
+            async def deliver(message: dict[str, Any], inbox: list[dict[str, Any]] = inbox) -> None:
+                inbox.append(message)
+
+            async with live.lock:
+                live.connections.append(Connection(deliver, None))
+                notice_table(live)
+        await asyncio.sleep(NOTICE_SECONDS + 0.5)
+        storage.close()
+        return [sum(1 for m in inbox if m["type"] == "table") for inbox in received]
+
+    counts = asyncio.run(run())
+    assert counts[0] <= 2  # one at once, one with the latest summary (it was 200: one per arrival)
+    assert sum(counts) <= 2 * len(counts)
+
+
+def test_spectators_arriving_together_get_few_notices(base: str) -> None:
+    table_id, _tokens = new_table(base)
+    first = SeatClient(base, table_id)
+    others = [SeatClient(base, table_id) for _ in range(40)]
+    last = others[-1].latest_state()["table"]
+    assert last["spectators"] == 41
+    first.until(lambda m: m["type"] == "table" and m["table"]["spectators"] == 41, 10)
+    notices = sum(1 for m in first.received if m["type"] == "table")
+    assert notices < 20, notices  # one per arrival before (40); about one a second now
+    for client in [first, *others]:
+        client.close()

@@ -22,6 +22,10 @@ PRESET_NAMES: tuple[str, ...] = ("kitchen-table", "head-and-foot", "family", "ma
 MAX_TEXT = 1000
 TEXT_LIMITS: dict[str, int] = {"name": 64, "title": 120, "summary": MAX_TEXT}
 _FIELD_DEFAULTS: dict[str, Any] = {f.name: f.default for f in fields(RuleSet)}
+# Options that were true/false before they had more choices: what a boolean in an older file means.
+_BOOLEAN_ALIASES: dict[str, dict[bool, str]] = {
+    "first_upcard": {True: "until_natural", False: "none"},
+}
 
 
 def _coerce(option: str, value: Any) -> Any:
@@ -35,6 +39,8 @@ def _coerce(option: str, value: Any) -> Any:
         return _coerce_book_bonuses(value)
     if isinstance(default, StrEnum):
         enum_type = type(default)
+        if isinstance(value, bool) and option in _BOOLEAN_ALIASES:
+            value = _BOOLEAN_ALIASES[option][value]
         allowed = ", ".join(repr(m.value) for m in enum_type)
         if not isinstance(value, str) or value not in {m.value for m in enum_type}:
             raise RuleError(option, value, f"one of {allowed}")

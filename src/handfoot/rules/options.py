@@ -20,6 +20,14 @@ class WildLimit(StrEnum):
     FEWER_THAN_NATURALS = "fewer_than_naturals"
 
 
+class FirstUpcard(StrEnum):
+    """How the discard pile starts."""
+
+    NONE = "none"
+    ONE = "one"
+    UNTIL_NATURAL = "until_natural"
+
+
 class GameEnd(StrEnum):
     """What ends a game."""
 
@@ -93,6 +101,8 @@ class OutByMeld(StrEnum):
     FORBIDDEN = "forbidden"
     OUT = "out"
     LAST_ROUND = "last_round"
+    LAST_ROUND_BONUS = "last_round_bonus"
+    END = "end"
 
 
 class AfterOut(StrEnum):
@@ -147,7 +157,7 @@ class RuleSet:
     # --- 1. table and deal
     players_allowed: tuple[int, ...] = field(
         default=(2, 3, 4, 5, 6),
-        metadata=_meta("Player counts this rule set can be played with (2 to 6).", "table"),
+        metadata=_meta("Player counts this rule set can be played with (2 to 8).", "table"),
     )
     default_players: int = field(default=4, metadata=_meta("Player count used when none is given.", "table"))
     partners_at: tuple[int, ...] = field(
@@ -175,10 +185,13 @@ class RuleSet:
             "table",
         ),
     )
-    first_upcard: bool = field(
-        default=True,
+    first_upcard: FirstUpcard = field(
+        default=FirstUpcard.UNTIL_NATURAL,
         metadata=_meta(
-            "Turn one card up to start the discard pile (a red 3 or wild is covered by another).", "table"
+            "How the discard pile starts: no upcard, exactly one upcard whatever it is, or upcards turned "
+            "until one is neither a red 3 nor a wild (true and false, as older files write it, are "
+            "until_natural and none).",
+            "table",
         ),
     )
     exact_deal_bonus: int = field(
@@ -304,6 +317,14 @@ class RuleSet:
             "turn",
         ),
     )
+    pickup_with_wild: bool = field(
+        default=False,
+        metadata=_meta(
+            "Once one's side is down, the pile may also be taken with one natural and one wild of the top "
+            "card's rank.",
+            "turn",
+        ),
+    )
     black_three_freezes: bool = field(
         default=True, metadata=_meta("A black 3 on top of the pile stops the next player taking it.", "turn")
     )
@@ -342,6 +363,12 @@ class RuleSet:
             "A player who melds the last Hand card picks up the Foot at once (else next turn).", "out"
         ),
     )
+    foot_pickup_is_draw: bool = field(
+        default=False,
+        metadata=_meta(
+            "Picking up the Foot at the start of a turn is that turn's draw: play goes on to melding.", "out"
+        ),
+    )
     go_out_books: int = field(default=1, metadata=_meta("Books of any kind needed to go out.", "out"))
     go_out_clean: int = field(default=0, metadata=_meta("Clean books needed to go out.", "out"))
     go_out_dirty: int = field(
@@ -362,8 +389,9 @@ class RuleSet:
     out_by_meld: OutByMeld = field(
         default=OutByMeld.FORBIDDEN,
         metadata=_meta(
-            "Melding one's last card: not allowed (a final discard is required), goes out, or gives the "
-            "others one last turn without a going-out bonus.",
+            "Melding one's last card: not allowed (a final discard is required); goes out as a discard "
+            "would (after_out); gives the others one last turn without the going-out bonus, or with it "
+            "(last_round_bonus); or goes out and ends the hand at once (end).",
             "out",
         ),
     )

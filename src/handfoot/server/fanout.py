@@ -57,10 +57,33 @@ async def broadcast_state(live: LiveTable) -> None:
 
 
 async def broadcast_table(live: LiveTable) -> None:
-    """Send every connection the table's public summary (after a join, connect or disconnect)."""
+    """Send every connection the table's public summary now."""
     message = table_message(live.info())
     for conn in list(live.connections):
         await send(live, conn, message)
+
+
+NOTICE_SECONDS = 1.0  # at most one ``table`` notice a second per table
+
+
+def notice_table(live: LiveTable) -> None:
+    """Send every connection the table's public summary soon (after a join, connect or disconnect): at
+    once if none was sent in the last ``NOTICE_SECONDS``, else once that time is up, one notice with the
+    latest summary for however many changes came meanwhile. So N spectators arriving together cost
+    about N messages, not N squared. Needs a running event loop."""
+    if live.notice_pending:
+        return
+    loop = asyncio.get_running_loop()
+    live.notice_pending = True
+    wait = max(0.0, live.notice_at + NOTICE_SECONDS - loop.time())
+    loop.call_later(wait, lambda: loop.create_task(_send_notice(live)))
+
+
+async def _send_notice(live: LiveTable) -> None:
+    async with live.lock:
+        live.notice_pending = False
+        live.notice_at = asyncio.get_running_loop().time()
+        await broadcast_table(live)
 
 
 # --- between processes -----------------------------------------------------------------------------
@@ -292,7 +315,8 @@ async def catch_up(service: TableService, table_id: str, version: int | None = N
 
     ``version`` is the version another process announced: nothing is read if the table is already
     there. A table this process has not loaded is left alone (it is read from the database when someone
-    asks for it here). Bots are not poked: the process that stored the move runs the next bot turn.
+    asks for it here). The service's listeners are told of a table that moved (the bot runner: if a bot
+    is to move, the process holding the table's bot lease runs it, and another takes over if it dies).
     """
     live = service.tables.get(table_id)
     if live is None:
@@ -330,7 +354,9 @@ async def catch_up(service: TableService, table_id: str, version: int | None = N
             }
         if played or reloaded:
             await broadcast_state(live)
-        return played
+    if played or reloaded:
+        service.notify(live)
+    return played
 
 
 async def catch_up_all(service: TableService) -> None:

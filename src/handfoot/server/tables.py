@@ -89,6 +89,8 @@ class LiveTable:
     connections: list[Connection] = field(default_factory=list)
     bot_tokens: dict[int, str] = field(default_factory=dict)
     lock: asyncio.Lock = field(default_factory=asyncio.Lock)
+    notice_pending: bool = False  # a ``table`` notice is scheduled (fanout.notice_table)
+    notice_at: float = -1e9  # when the last one was sent (event-loop time)
 
     @property
     def players(self) -> int:

@@ -62,13 +62,24 @@ def running_server(settings: Settings, start_timeout: float = 10.0) -> Iterator[
 
 
 class SeatClient:
-    """One WebSocket connection to a table: says hello, keeps every message it receives in ``received``."""
+    """One WebSocket connection to a table: says hello, keeps every message it receives in ``received``.
 
-    def __init__(self, base: str, table_id: str, token: str | None = None, name: str | None = None) -> None:
-        url = base.replace("http://", "ws://") + f"/ws/tables/{table_id}"
+    ``base`` is ``http://...`` or ``https://...`` (then the socket is ``wss://``); ``connect_options`` go to
+    ``websockets.sync.client.connect`` as they are (``ssl``, ``server_hostname``, ``sock``, ``origin``...).
+    """
+
+    def __init__(
+        self,
+        base: str,
+        table_id: str,
+        token: str | None = None,
+        name: str | None = None,
+        **connect_options: Any,
+    ) -> None:
+        url = "ws" + base.removeprefix("http") + f"/ws/tables/{table_id}"
         self._stack = ExitStack()
         # No keepalive pings: a test may stop a server under an open client and should not print a traceback.
-        connection = connect(url, open_timeout=5, ping_interval=None)
+        connection = connect(url, open_timeout=5, ping_interval=None, **connect_options)
         self.ws: ClientConnection = self._stack.enter_context(connection)
         self.received: list[dict[str, Any]] = []
         hello: dict[str, Any] = {"type": "hello", "protocol": 1}

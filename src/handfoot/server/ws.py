@@ -13,10 +13,12 @@ from dataclasses import dataclass
 
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
-from handfoot.server.fanout import broadcast_table, send, state_for
+from handfoot.server.config import Settings
+from handfoot.server.fanout import catch_up, notice_table, send, state_for
 from handfoot.server.hints import answer_hint
 from handfoot.server.jsonout import json_text
 from handfoot.server.limits import RATE_LIMITED, Limiters, client_key
+from handfoot.server.origin import expected_origins, origin_allowed
 from handfoot.server.outbox import SEND_TIMEOUT, Outbox
 from handfoot.server.pipeline import Refused, play
 from handfoot.server.protocol import (
@@ -38,6 +40,7 @@ from handfoot.server.tables import HUMAN, Connection, LiveTable, LobbyError, Tab
 HELLO_TIMEOUT = 30.0
 CLOSE_BAD_REQUEST = 4400
 CLOSE_BAD_TOKEN = 4401
+CLOSE_BAD_ORIGIN = 4403
 CLOSE_NO_TABLE = 4404
 
 
@@ -93,6 +96,13 @@ async def table_socket(websocket: WebSocket, table_id: str) -> None:
     """Serve one client connection to a table until it closes."""
     await websocket.accept()
     service: TableService = websocket.app.state.service
+    settings: Settings = websocket.app.state.settings
+    origin, host = websocket.headers.get("origin"), websocket.headers.get("host")
+    if not origin_allowed(origin, settings.public_url, host):
+        allowed = expected_origins(settings.public_url, host)
+        text = f"a page from {origin!r} may not connect here; allowed: {allowed}"
+        await _close_with(websocket, CLOSE_BAD_ORIGIN, "bad_origin", text)
+        return
     live = service.get(table_id)
     if live is None:
         await _close_with(websocket, CLOSE_NO_TABLE, "no_table", f"there is no table {table_id!r}")
@@ -100,6 +110,10 @@ async def table_socket(websocket: WebSocket, table_id: str) -> None:
     hello = await _hello(websocket, live)
     if hello is None:
         return
+    if settings.redis_url:
+        # Other processes store moves too: one whose announcement was lost (it died just after storing)
+        # is read now, so a client that reconnects here never sees an old position.
+        await catch_up(service, live.id)
     seat = live.seat_of_token(hello.token) if hello.token else None
     if hello.token and (seat is None or live.seats[seat].kind != HUMAN):
         await _close_with(
@@ -139,7 +153,7 @@ async def table_socket(websocket: WebSocket, table_id: str) -> None:
                 live, conn, welcome_message(live.id, seat, rules_mapping(live), live.seating, bot_names())
             )
             await send(live, conn, state_for(live, seat))
-            await broadcast_table(live)
+            notice_table(live)
         while not outbox.dropped.is_set():
             reading = True
             try:
@@ -159,7 +173,7 @@ async def table_socket(websocket: WebSocket, table_id: str) -> None:
         async with live.lock:
             if conn in live.connections:
                 live.connections.remove(conn)
-            await broadcast_table(live)
+            notice_table(live)
         await outbox.finish(writer)
 
 
