@@ -29,6 +29,7 @@ from handfoot.engine.moves import Action, DecodedId, Move, move_for, move_id
 from handfoot.engine.openings import opening_moves
 from handfoot.engine.state import HandState, Phase
 from handfoot.engine.views import View
+from handfoot.text import show
 
 YES = Move(Action.YES)
 NO = Move(Action.NO)
@@ -233,7 +234,7 @@ def make_bot(spec: str) -> Bot:
     name, _, options = spec.strip().partition(":")
     factory = _REGISTRY.get(name.lower())
     if factory is None:
-        raise ValueError(f"unknown bot {name!r}: use one of {', '.join(sorted(_REGISTRY))}")
+        raise ValueError(f"unknown bot {show(name)}: use one of {', '.join(sorted(_REGISTRY))}")
     return factory(options)
 
 
