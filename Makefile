@@ -6,7 +6,7 @@ LOCK := requirements-lock.txt
 # make says nothing of its own (no "Entering directory"): `make run ARGS="... --json"` can be piped.
 MAKEFLAGS += --no-print-directory
 
-.PHONY: run test lint typecheck lock bench bench-compiled clean chromium web-check services
+.PHONY: run test lint typecheck lock bench bench-compiled clean chromium hosting web-check services
 
 # Installs use the pinned versions of requirements-lock.txt (refreshed by `make lock`) and write nothing
 # to stdout: `make run` installs the runtime dependencies only, everything that tests use adds [dev].
@@ -44,7 +44,7 @@ lint: $(VENV)/.dev-installed
 typecheck: $(VENV)/.dev-installed
 	$(BIN)/mypy
 
-test: lint typecheck services chromium web-check
+test: lint typecheck services chromium hosting web-check
 	$(BIN)/python benchmarks/bench_engine.py --quick
 	$(BIN)/pytest -n 2
 
@@ -72,6 +72,23 @@ chromium:
 	elif [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then \
 	  apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium >/dev/null; \
 	else echo "Chromium is not at /usr/bin/chromium and cannot be installed here: the browser tests will skip"; \
+	  [ "$$CI" != true ]; fi
+
+# The hosting tests run docs/hosting.md's set-ups (deploy/) with Debian's nginx, Caddy, sqlite3, openssl,
+# systemd-analyze and pg_dump; install the missing ones when we may (root with apt-get), without starting
+# their services (a policy-rc.d says no while apt runs, unless the machine has one already).
+HOSTING_TOOLS := nginx:nginx caddy:caddy sqlite3:sqlite3 openssl:openssl systemd-analyze:systemd \
+	pg_dump:postgresql-client
+hosting:
+	@missing=$$(for t in $(HOSTING_TOOLS); do \
+	  PATH="$$PATH:/usr/sbin:/sbin" command -v $${t%%:*} >/dev/null 2>&1 || echo $${t#*:}; done); \
+	if [ -z "$$missing" ]; then :; \
+	elif [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then \
+	  made=; if [ ! -e /usr/sbin/policy-rc.d ]; then \
+	    printf '#!/bin/sh\nexit 101\n' > /usr/sbin/policy-rc.d && chmod +x /usr/sbin/policy-rc.d && made=1; fi; \
+	  apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq $$missing >/dev/null; \
+	  status=$$?; [ -z "$$made" ] || rm -f /usr/sbin/policy-rc.d; [ $$status = 0 ]; \
+	else echo "Not installed: $$missing (apt-get install $$missing): the hosting tests that need them will skip"; \
 	  [ "$$CI" != true ]; fi
 
 # Rebuild the browser client from web-client/ and fail when the committed bundle in src/handfoot/web differs.

@@ -19,6 +19,7 @@ import pytest
 
 from handfoot.bots import HeuristicBot, legal_for
 from handfoot.engine import Game, move_text, view
+from handfoot.engine.views import seat_info
 from handfoot.rules import PRESET_NAMES, preset
 from handfoot.sim.tournament import play_chosen
 
@@ -37,9 +38,10 @@ def cases() -> list[tuple[str, int]]:
     return out
 
 
-def decisions(name: str, players: int, seed: int) -> list[str]:
+def decisions(name: str, players: int, seed: int, through: str = "view") -> list[str]:
     """The moves the heuristic chose, in order, over the first hands of game ``seed`` (its own view and
-    the runner's legal moves per decision, as a tournament plays it)."""
+    the runner's legal moves per decision); ``through``: ``"view"`` (``choose`` with the frozen View)
+    or ``"seat"`` (``choose_seat`` with the SeatInfo, as a tournament plays it)."""
     game = Game(preset(name), players, seed)
     bot = HeuristicBot()
     rng = random.Random(seed)
@@ -47,7 +49,10 @@ def decisions(name: str, players: int, seed: int) -> list[str]:
     while not game.finished and len(game.results) < HANDS_PER_GAME and len(out) < MAX_MOVES:
         state = game.state
         legal = legal_for(state, game.legal_ids())
-        move = bot.choose(view(state, state.to_move), legal, rng)
+        if through == "view":
+            move = bot.choose(view(state, state.to_move), legal, rng)
+        else:
+            move = bot.choose_seat(seat_info(state, state.to_move), legal, rng)
         out.append(move_text(move))
         play_chosen(game, legal, move)
     return out
@@ -69,9 +74,10 @@ def load() -> dict[str, list[str]]:
 
 @pytest.mark.parametrize(("name", "players"), cases())
 @pytest.mark.parametrize("seed", SEEDS)
-def test_heuristic_decisions_match_the_recording(name: str, players: int, seed: int) -> None:
+@pytest.mark.parametrize("through", ["view", "seat"])
+def test_heuristic_decisions_match_the_recording(name: str, players: int, seed: int, through: str) -> None:
     expected = load()[f"{name}/{players}/{seed}"]
-    got = decisions(name, players, seed)
+    got = decisions(name, players, seed, through)
     for index, (want, have) in enumerate(zip(expected, got, strict=False)):
         assert have == want, f"{name}/{players}/{seed}: decision {index} is {have!r}, recorded {want!r}"
     assert len(got) == len(expected)

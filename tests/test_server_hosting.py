@@ -19,7 +19,7 @@ from typer.testing import CliRunner
 from handfoot.cli import app
 from handfoot.server import run
 from handfoot.server.config import Settings, SettingsError, load_settings, public_origin
-from handfoot.server.run import addresses_to_open, startup_line
+from handfoot.server.run import address_to_open, startup_line
 from handfoot.server.testing import running_server
 
 TWO_SEATS = {"preset": "kitchen-table", "players": 2}
@@ -176,20 +176,27 @@ def test_the_startup_line_comes_once_the_server_listens(tmp_path: Path) -> None:
 
 def test_where_to_open_the_game(monkeypatch: pytest.MonkeyPatch) -> None:
     data = Path("data")
-    assert addresses_to_open(Settings(data_dir=data), 8000) == ["http://localhost:8000/"]
+    assert address_to_open(Settings(data_dir=data), 8000) == "http://localhost:8000/"
     public = Settings(data_dir=data, public_url="https://cards.example.org")
-    assert addresses_to_open(public, 8000) == ["https://cards.example.org/"]
+    assert address_to_open(public, 8000) == "https://cards.example.org/"
+    # Listening everywhere: the network address, so that links made there work from the other devices.
     home = Settings(data_dir=data, host="0.0.0.0")
     monkeypatch.setattr(run, "network_address", lambda: "192.168.1.20")
-    assert addresses_to_open(home, 8000) == ["http://192.168.1.20:8000/", "http://localhost:8000/"]
-    line = startup_line(home, 8000)
-    assert line.startswith(
-        "handfoot is ready: open http://192.168.1.20:8000/ (on this computer: http://localhost:8000/)  "
-        "[listening on 0.0.0.0:8000; data: "
+    assert address_to_open(home, 8000) == "http://192.168.1.20:8000/"
+    assert startup_line(home, 8000).startswith(
+        "handfoot is ready: open http://192.168.1.20:8000/  [listening on 0.0.0.0:8000; data: "
     )
     monkeypatch.setattr(run, "network_address", lambda: None)
-    assert addresses_to_open(home, 8000) == ["http://localhost:8000/"]
-    assert addresses_to_open(Settings(data_dir=data, host="::1"), 8000) == ["http://localhost:8000/"]
-    assert addresses_to_open(Settings(data_dir=data, host="fd00::5"), 8000) == ["http://[fd00::5]:8000/"]
+    assert address_to_open(home, 8000) == "http://localhost:8000/"
+    assert address_to_open(Settings(data_dir=data, host="::1"), 8000) == "http://localhost:8000/"
+    assert address_to_open(Settings(data_dir=data, host="fd00::5"), 8000) == "http://[fd00::5]:8000/"
     postgres = Settings(data_dir=data, database_url="postgresql://cards:secret@db/handfoot")
     assert "data: postgresql://cards:***@db/handfoot]" in startup_line(postgres, 8000)
+
+
+def test_the_network_address_is_one_of_this_computers() -> None:
+    address = run.network_address()
+    if address is None:
+        pytest.skip("this machine is on no network")
+    with socket.socket() as sock:
+        sock.bind((address, 0))  # only an address of this computer can be bound

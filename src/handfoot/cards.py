@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 
-from handfoot.text import show
+from handfoot.wording import show
 
 RANKS = "AKQJT98765432"
 SUITS = "SHDC"

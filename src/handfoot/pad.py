@@ -19,7 +19,7 @@ from typing import Any
 from handfoot.engine.scoring import ScoreLine, Tally, pad_tally, score_lines, score_tally
 from handfoot.engine.state import Seating
 from handfoot.rules import RuleSet
-from handfoot.text import kind, plural, show
+from handfoot.wording import kind, plural, show
 
 # Whole numbers >= 0 a side may give, with what each means.
 COUNT_KEYS: dict[str, str] = {
@@ -31,6 +31,7 @@ COUNT_KEYS: dict[str, str] = {
     "held_points": "card value of what is left in hands and unplayed Feet, red 3s not",
     "exact_deals": "exact deals (score-pad bonus, rules with exact_deal_bonus)",
     "short_melds": "short openings (score-pad penalty, rules with short_opening_penalty)",
+    "open_wild_melds": "melds of wilds short of a book at the end (rules with wild_meld_penalty)",
 }
 FLAG_KEYS: dict[str, str] = {"went_out": "true for the side that went out"}
 SIDE_KEYS: tuple[str, ...] = (*COUNT_KEYS, *FLAG_KEYS)
@@ -77,6 +78,7 @@ class PadSide:
             went_out=self.went_out,
             exact_deals=c["exact_deals"],
             short_melds=c["short_melds"],
+            open_wild_melds=c["open_wild_melds"],
         )
 
 

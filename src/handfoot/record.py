@@ -32,7 +32,7 @@ from handfoot.engine.moves import MoveSyntaxError, parse_move
 from handfoot.engine.state import Seating
 from handfoot.rules import PRESET_NAMES, RuleError, RuleSet, load_rules, preset, rules_to_mapping
 from handfoot.rules.options import GameEnd
-from handfoot.text import show
+from handfoot.wording import show
 
 RECORD_KEYS = ("rules", "players", "seed", "dealer", "deals", "moves")
 DEAL_KEYS = ("hands", "feet", "stock", "discard")

@@ -1,74 +1,53 @@
-"""How values and counts read in messages: as they are written in JSON and rule files, never as Python.
+"""Checks on text that comes from outside (rule files, lobby requests, WebSocket messages).
 
-``show(value)`` writes a decoded JSON/TOML value as JSON (``true``, ``"x"``, ``[50, "x"]``,
-``{"a": 1}``), shortened when long, with a very long number given by its digit count instead of its
-digits. ``plural(count, word)`` is ``1 card`` / ``2 cards``. Standard library only: the rules, records
-and every command use it.
+Python strings may hold lone surrogates (JSON's ``"\\ud800"`` decodes to one): they are not characters,
+cannot be written as UTF-8 and so could never be sent back to anyone. Text that is shown to other people
+(names, titles, summaries) must also hold no control characters. Standard library only: the rules use it.
 """
 
 from __future__ import annotations
 
-import json
-import math
-from enum import Enum
+import re
+import unicodedata
 from typing import Any
 
-# Longest rendering of a value in a message; longer ones end in an ellipsis.
-MAX_SHOWN = 80
-# Numbers with more digits than this are shown by their digit count.
-MAX_DIGITS = 30
+_SURROGATE = re.compile("[\ud800-\udfff]")
+LINE_BREAKS = "\n\t"
 
 
-def show(value: Any) -> str:
-    """``value`` as JSON text for a message (see the module docstring); any value is accepted."""
-    text = _json(value, depth=0)
-    return text if len(text) <= MAX_SHOWN else text[: MAX_SHOWN - 1] + "…"
+def has_surrogate(text: str) -> bool:
+    """True if ``text`` holds a lone surrogate (a code point that UTF-8 cannot encode)."""
+    return _SURROGATE.search(text) is not None
 
 
-def _json(value: Any, depth: int) -> str:
-    """JSON text of ``value``, nested parts past a few levels or a few hundred items elided."""
-    if value is None or isinstance(value, bool):
-        return json.dumps(value)
-    if isinstance(value, Enum):
-        value = value.value
-    if isinstance(value, int):
-        if abs(value).bit_length() <= 3 * MAX_DIGITS:  # few enough digits to convert cheaply
-            text = str(value)
-            if len(text.lstrip("-")) <= MAX_DIGITS:
-                return text
-        digits = math.floor(abs(value).bit_length() * math.log10(2)) + 1
-        return f"({'minus ' if value < 0 else ''}a number of about {digits} digits)"
-    if isinstance(value, float | str):
-        return json.dumps(value, ensure_ascii=False)
-    if depth > 4:
-        return "…"
-    if isinstance(value, list | tuple | set | frozenset):
-        items = list(value)
-        shown = [_json(v, depth + 1) for v in items[:20]]
-        return "[" + ", ".join(shown + (["…"] if len(items) > 20 else [])) + "]"
-    if isinstance(value, dict):
-        pairs = list(value.items())
-        shown = [f"{json.dumps(str(k), ensure_ascii=False)}: {_json(v, depth + 1)}" for k, v in pairs[:20]]
-        return "{" + ", ".join(shown + (["…"] if len(pairs) > 20 else [])) + "}"
-    return json.dumps(str(value), ensure_ascii=False)
+def text_problem(text: str, max_chars: int, *, line_breaks: bool = False) -> str | None:
+    """What is wrong with display text, as a sentence saying what is allowed, or None if nothing is:
+    more than ``max_chars`` characters, a lone surrogate, or a control character (newlines and tabs
+    are allowed where ``line_breaks``)."""
+    if len(text) > max_chars:
+        return f"it has {len(text)} characters; allowed: at most {max_chars}"
+    if has_surrogate(text):
+        return "it holds a lone surrogate (like \\ud800), which is not a character; allowed: Unicode text"
+    for char in text:
+        if unicodedata.category(char).startswith("C") and not (line_breaks and char in LINE_BREAKS):
+            return f"it holds the control character {char!r}; allowed: printable text"
+    return None
 
 
-def plural(count: int, word: str, words: str | None = None) -> str:
-    """``1 card``, ``2 cards``, ``0 cards``; ``words`` for an irregular plural."""
-    return f"{count} {word if count == 1 else (words or word + 's')}"
-
-
-def kind(value: Any) -> str:
-    """What a decoded JSON value is, for a message: ``null``, ``true or false``, ``a number``, ``text``,
-    ``an empty list``, ``a list``, ``an object``."""
-    if value is None:
-        return "null"
-    if isinstance(value, bool):
-        return "true or false"
-    if isinstance(value, int | float):
-        return "a number"
-    if isinstance(value, str):
-        return "text"
-    if isinstance(value, list | tuple):
-        return "a list" if value else "an empty list"
-    return "an object"
+def json_text_problem(value: Any) -> str | None:
+    """The first lone surrogate anywhere in a parsed JSON value (keys and strings, at any depth), as a
+    sentence, or None. Walks without recursion, so any depth the JSON parser accepted is fine."""
+    stack = [value]
+    while stack:
+        item = stack.pop()
+        if isinstance(item, str):
+            if has_surrogate(item):
+                return (
+                    "text holds a lone surrogate (like \\ud800), which is not a character; allowed: Unicode"
+                )
+        elif isinstance(item, dict):
+            stack.extend(item.keys())
+            stack.extend(item.values())
+        elif isinstance(item, list):
+            stack.extend(item)
+    return None

@@ -35,7 +35,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from handfoot import cards as C
-from handfoot.bots.base import DECODED, Bot, LegalMoves, _all_held, legal_for, register_bot
+from handfoot.bots.base import DECODED, Bot, LegalMoves, _all_held, legal_for
 from handfoot.bots.heuristic import (
     Reading,
     answer_permission,
@@ -45,6 +45,7 @@ from handfoot.bots.heuristic import (
     score_reading,
     seating_of,
 )
+from handfoot.bots.registry import register_bot
 from handfoot.engine.apply import apply_checked
 from handfoot.engine.judge import check
 from handfoot.engine.legal import legal_ids, move_of_id
@@ -54,7 +55,7 @@ from handfoot.engine.scoring import score_tally
 from handfoot.engine.state import HandState, Phase
 from handfoot.engine.tally import hand_tallies
 from handfoot.engine.views import View, sample_world
-from handfoot.text import show
+from handfoot.wording import show
 
 NEVER = -1e5  # heuristic scores at or below this are moves the heuristic never plays: not candidates
 
@@ -303,5 +304,7 @@ def register() -> None:
 
     register_bot("ismcts", factory)
 
+
+register()
 
 __all__ = ["Budget", "IsmctsBot", "hand_scores", "heuristic_step", "legal_for", "move_key", "reward"]

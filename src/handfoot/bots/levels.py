@@ -7,11 +7,12 @@
 
 from __future__ import annotations
 
-from handfoot.bots.base import Bot, register_bot
+from handfoot.bots.base import Bot
 from handfoot.bots.heuristic import HeuristicBot
 from handfoot.bots.ismcts import Budget, IsmctsBot
 from handfoot.bots.random_bot import RandomBot
-from handfoot.text import show
+from handfoot.bots.registry import register_bot
+from handfoot.wording import show
 
 HARD_BUDGET = Budget(iterations=None, seconds=1.0)
 LEVELS: dict[str, str] = {"easy": "random", "medium": "heuristic", "hard": "ismcts (1 s per decision)"}
@@ -38,3 +39,6 @@ def register() -> None:
             return level_bot(level)
 
         register_bot(level, factory)
+
+
+register()

@@ -23,7 +23,7 @@ from rich.text import Text
 from handfoot.commands import EXIT_REFUSED, fail, json_errors
 from handfoot.engine.state import Seating
 from handfoot.record import Record, RecordError, ReplayError, load_record, replay, report
-from handfoot.text import plural, show
+from handfoot.wording import plural, show
 
 FileArg = Annotated[
     str,

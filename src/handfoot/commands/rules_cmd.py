@@ -28,7 +28,7 @@ from handfoot.rules import (
 )
 from handfoot.rules.load import DEFAULT_PRESET
 from handfoot.rules.toml import toml_value
-from handfoot.text import plural
+from handfoot.wording import plural
 
 rules_app = typer.Typer(
     help="The five house-rule presets, and any rule file built on them.",

@@ -135,6 +135,8 @@ def _start_turn(s: HandState, seat: int, events: list[Event]) -> None:
     events.append(Event(EventType.TURN, seat))
     if not s.in_foot[seat] and s.hand_size(seat) == 0 and s.feet[seat]:
         _pick_up_foot(s, seat, events)
+        if s.rules.foot_pickup_is_draw:
+            s.phase = Phase.PLAY
 
 
 def _end_turn(s: HandState, events: list[Event]) -> None:
@@ -146,12 +148,13 @@ def _end_turn(s: HandState, events: list[Event]) -> None:
     _start_turn(s, (s.turn_seat + 1) % s.players, events)
 
 
-def _went_out(s: HandState, seat: int, events: list[Event], bonus: bool) -> None:
-    """``seat`` emptied hand and Foot with the books made: the hand ends, or a last round begins."""
+def _went_out(s: HandState, seat: int, events: list[Event], bonus: bool, end: bool) -> None:
+    """``seat`` emptied hand and Foot with the books made: with ``end`` the hand ends (with the bonus), else
+    a last round begins (with the bonus or without it)."""
     if bonus:
         s.out_seat = seat
         events.append(Event(EventType.WENT_OUT, seat))
-        if s.rules.after_out is AfterOut.END:
+        if end:
             _end_hand(s, EndReason.WENT_OUT, events)
             return
     else:
@@ -175,7 +178,12 @@ def _after_meld(s: HandState, seat: int, events: list[Event]) -> None:
         _end_turn(s, events)
         return
     if go_out_refusal(s, seat, s.books[s.seating.owner_of[seat]]) is None:
-        _went_out(s, seat, events, bonus=rules.out_by_meld is OutByMeld.OUT)
+        by_meld = rules.out_by_meld
+        if by_meld is OutByMeld.OUT:
+            _went_out(s, seat, events, bonus=True, end=rules.after_out is AfterOut.END)
+        else:
+            bonus = by_meld is not OutByMeld.LAST_ROUND
+            _went_out(s, seat, events, bonus=bonus, end=by_meld is OutByMeld.END)
         return
     if rules.empty_without_out is EmptyWithoutOut.DRAW_AGAIN and s.stock:
         drawn = _draw_cards(s, seat, rules.draw_count, events)
@@ -232,7 +240,7 @@ def apply_checked(s: HandState, move: Move) -> list[Event]:
         events.append(Event(EventType.DISCARDED, seat, (move.card,)))
         emptied = s.in_foot[seat] and s.hand_size(seat) == 0 and s.last_round_left < 0
         if emptied and go_out_refusal(s, seat, s.books[s.seating.owner_of[seat]]) is None:
-            _went_out(s, seat, events, bonus=True)
+            _went_out(s, seat, events, bonus=True, end=rules.after_out is AfterOut.END)
             return events
         _end_turn(s, events)
         return events

@@ -76,10 +76,11 @@ def check(s: HandState, move: Move) -> Refusal | None:
     if why is not None:
         return why
     specs = specs_of(s.rules, groups)
-    why = opening_refusal(s, seat, sum(sp.points for sp in specs))
+    left = s.hand_size(seat) - len(cards)
+    why = opening_refusal(s, seat, sum(sp.points for sp in specs), specs, left)
     if why is not None:
         return why
-    result = plan_groups(s, seat, specs, s.hand_size(seat) - len(cards))
+    result = plan_groups(s, seat, specs, left)
     return result if isinstance(result, Refusal) else None
 
 

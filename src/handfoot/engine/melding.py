@@ -51,10 +51,12 @@ class GroupSpec(NamedTuple):
 
 
 class Plan(NamedTuple):
-    """What a meld or pickup would leave: the owner's books and the player's cards left."""
+    """What a meld or pickup would leave: the owner's books, the player's cards left, and the book bonuses
+    the play adds (books it completes, at ``RuleSet.book_bonus``)."""
 
     books: tuple[int, int, int]
     left: int
+    bonus: int = 0
 
 
 def plural(count: int, word: str) -> str:
@@ -107,6 +109,41 @@ def meld_shape_refusal(rules: RuleSet, rank: int, naturals: int, wilds: int, new
     if rules.max_wilds and wilds > rules.max_wilds:
         return Refusal("max_wilds", f"A meld may hold at most {plural(rules.max_wilds, 'wild card')}.")
     return None
+
+
+def crossing_refusal(
+    rules: RuleSet, rank: int, naturals: int, wilds: int, added_naturals: int, added_wilds: int
+) -> Refusal | None:
+    """Whether a group adding ``added_naturals`` and ``added_wilds`` to a meld of ``naturals`` and
+    ``wilds`` (0 and 0 for a new meld) may take it past ``book_size`` in one play.
+
+    A book closes at ``book_size`` cards, also in the middle of a play: the play is legal only if its
+    cards could be laid one by one, in some order, each step legal. The best order lays the naturals
+    first and the wilds by the closing card, so past it come naturals only. The shape of the whole meld
+    is judged by ``meld_shape_refusal``; this judges the cards past the closing one.
+    """
+    book = rules.book_size
+    size = naturals + wilds
+    if size >= book or size + added_naturals + added_wilds <= book:
+        return None
+    additions = rules.book_additions
+    if additions is BookAdditions.ANY:
+        return None
+    name = C.KIND_PLURALS[rank] if rank != WILD_RANK else "wilds"
+    if additions is BookAdditions.NONE or rank == WILD_RANK:
+        return Refusal(
+            "book_additions",
+            f"A book closes at {book} cards and then takes nothing more: this play would put "
+            f"{plural(size + added_naturals + added_wilds - book, 'card')} on your closed book of {name}.",
+        )
+    all_wilds = wilds + added_wilds
+    if naturals + all_wilds > book:
+        return Refusal(
+            "book_additions",
+            f"A book closes at {book} cards and then takes naturals only: laid one by one, this play "
+            f"would put a wild on your closed book of {name}.",
+        )
+    return meld_shape_refusal(rules, rank, book - all_wilds, all_wilds, False)
 
 
 def go_out_refusal(s: HandState, seat: int, books: tuple[int, int, int] | list[int]) -> Refusal | None:
@@ -176,6 +213,7 @@ def plan_groups(s: HandState, seat: int, specs: list[GroupSpec], left: int) -> P
     books = list(s.books[owner])
     local: dict[int, tuple[int, int]] = {}  # rank -> (naturals, wilds) of its target meld in this move
     meld_of = s.meld_of[owner]
+    bonus = 0
     for spec in specs:
         rank = spec.rank
         wilds = spec.jokers + spec.deuces
@@ -217,14 +255,21 @@ def plan_groups(s: HandState, seat: int, specs: list[GroupSpec], left: int) -> P
                     f"{C.KIND_PLURALS[rank]} with at least three cards.",
                 )
             return why
+        why = crossing_refusal(
+            rules, rank, naturals - spec.naturals, held_wilds - wilds, spec.naturals, wilds
+        )
+        if why is not None:
+            return why
         after = book_status(rules, rank, naturals + held_wilds, held_wilds)
         if before != after:
             if before >= 0:
                 books[before] -= 1
+                bonus -= rules.book_bonus(rank, before)
             if after >= 0:
                 books[after] += 1
+                bonus += rules.book_bonus(rank, after)
         local[rank] = (naturals, held_wilds)
-    plan = Plan((books[0], books[1], books[2]), left)
+    plan = Plan((books[0], books[1], books[2]), left, bonus)
     if BLACK_THREE in local:
         why = go_out_refusal(s, seat, plan.books)
         if not s.in_foot[seat] or left > 1 or why is not None:
@@ -234,13 +279,32 @@ def plan_groups(s: HandState, seat: int, specs: list[GroupSpec], left: int) -> P
     return why if why is not None else plan
 
 
-def opening_refusal(s: HandState, seat: int, points: int) -> Refusal | None:
+def opening_refusal(
+    s: HandState, seat: int, points: int, specs: list[GroupSpec] | None = None, left: int = 2
+) -> Refusal | None:
+    """Whether a lay-down worth ``points`` (the groups ``specs``, leaving ``left`` cards) makes the
+    opening minimum, where ``seat``'s side (or the player) is not down yet. With
+    ``opening_waived_if_emptied`` a lay-down leaving at most the card to discard needs none; with
+    ``opening_counts_books`` the bonuses of the books it completes count."""
     owner = s.seating.owner_of[seat]
     if s.down[owner]:
         return None
     minimum = s.minimums[owner]
     if points >= minimum:
         return None
+    rules = s.rules
+    if rules.opening_waived_if_emptied and left <= 1:
+        return None
+    if rules.opening_counts_books and specs is not None:
+        plan = plan_groups(s, seat, specs, left)
+        if isinstance(plan, Plan) and points + plan.bonus >= minimum:
+            return None
+        if isinstance(plan, Plan) and plan.bonus:
+            return Refusal(
+                "opening_minimums",
+                f"Your first melds this hand must count at least {minimum} points; these count {points} "
+                f"and {plan.bonus} for the books they complete.",
+            )
     return Refusal(
         "opening_minimums",
         f"Your first melds this hand must count at least {minimum} points; these count {points}.",
@@ -298,6 +362,7 @@ def meld_ids(s: HandState, seat: int) -> list[int]:
     meld_of = s.meld_of[owner]
     melds = s.melds
     out: list[int] = []
+    relief = minimum > 0 and (rules.opening_counts_books or rules.opening_waived_if_emptied)
     ranks = [r for r in range(C.ACE, C.FOUR + 1) if hand[r] or (meld_of[r] >= 0 and (jokers or deuces))]
     if rules.black_three_melds and hand[BLACK_THREE] >= 3:
         ranks.append(BLACK_THREE)
@@ -328,9 +393,16 @@ def meld_ids(s: HandState, seat: int) -> list[int]:
         for naturals, j, d, mid in tries:
             wilds = j + d
             points = naturals * values[rank] + j * joker_value + d * deuce_value
-            if points < minimum:
-                continue
             count = naturals + wilds
+            if points < minimum:
+                if not relief:
+                    continue
+                spec = GroupSpec(rank, naturals, j, d, points)
+                if opening_refusal(s, seat, points, [spec], size - count) is None and isinstance(
+                    plan_groups(s, seat, [spec], size - count), Plan
+                ):
+                    out.append(mid)
+                continue
             if size - count <= careful_from or rank == BLACK_THREE:
                 spec = GroupSpec(rank, naturals, j, d, points)
                 if isinstance(plan_groups(s, seat, [spec], size - count), Plan):
@@ -345,6 +417,7 @@ def meld_ids(s: HandState, seat: int) -> list[int]:
             elif (
                 meld_shape_refusal(rules, rank, meld_size - meld_wilds + naturals, meld_wilds + wilds, False)
                 is None
+                and crossing_refusal(rules, rank, meld_size - meld_wilds, meld_wilds, naturals, wilds) is None
             ):
                 out.append(mid)
     return out

@@ -9,7 +9,8 @@ Text forms (the actor is always whoever is to move)::
     ask / yes / no               "May I go out?" and the partner's answer
     keep / swap                  with pick_foot_seen: keep the dealt Hand, or take the other pile as the Hand
 
-Atomic moves have ids (``move_id``): ``draw``, a pickup with 0-3 naturals from the hand, a discard of
+Atomic moves have ids (``move_id``): ``draw``, a pickup with 0-3 naturals from the hand (or one natural
+and one wild, ``pickup_with_wild``), a discard of
 one kind, ask/yes/no, and a single meld group of one card or of three cards. A meld or pickup of several
 groups (an opening) is a compound move: it is verified as a unit and has no id (``-1``).
 Ids depend only on kinds, never on suits; ``Move`` objects name exact cards.
@@ -22,7 +23,7 @@ from enum import IntEnum
 from typing import NamedTuple
 
 from handfoot import cards as C
-from handfoot.text import show
+from handfoot.wording import show
 
 
 class Action(IntEnum):
@@ -66,6 +67,8 @@ class MoveSyntaxError(ValueError):
 DRAW_ID = 0
 PICKUP_BASE = 1  # + naturals from hand (0..3)
 MAX_PICKUP_NATURALS = 3
+PICKUP_JOKER_ID = 5  # one natural and a joker (pickup_with_wild)
+PICKUP_DEUCE_ID = 6  # one natural and a 2 (pickup_with_wild)
 DISCARD_BASE = 8  # + kind
 ASK_ID = 23
 YES_ID = 24
@@ -138,7 +141,11 @@ def move_id(move: Move) -> int:
     group = move.groups[0]
     naturals, jokers, deuces = group_counts(group)
     if action is Action.PICKUP:
-        if jokers or deuces or naturals > MAX_PICKUP_NATURALS:
+        if jokers or deuces:
+            if naturals != 1 or jokers + deuces != 1:
+                return -1
+            return PICKUP_JOKER_ID if jokers else PICKUP_DEUCE_ID
+        if naturals > MAX_PICKUP_NATURALS:
             return -1
         return PICKUP_BASE + naturals
     if len(group.cards) == 1:
@@ -171,6 +178,10 @@ def _decode(mid: int) -> DecodedId:
         return DecodedId(Action.DRAW)
     if PICKUP_BASE <= mid <= PICKUP_BASE + MAX_PICKUP_NATURALS:
         return DecodedId(Action.PICKUP, naturals=mid - PICKUP_BASE)
+    if mid in (PICKUP_JOKER_ID, PICKUP_DEUCE_ID):
+        return DecodedId(
+            Action.PICKUP, naturals=1, jokers=int(mid == PICKUP_JOKER_ID), deuces=int(mid == PICKUP_DEUCE_ID)
+        )
     if DISCARD_BASE <= mid < DISCARD_BASE + C.NUM_KINDS:
         return DecodedId(Action.DISCARD, kind=mid - DISCARD_BASE)
     if mid == ASK_ID:
@@ -334,7 +345,11 @@ def move_for(held: Sequence[int], pile_top: int, mid: int) -> Move:
         if pile_top < 0:
             return Move(Action.PICKUP, (Group(-1, ()),))
         top = C.KIND_OF[pile_top]
-        return Move(Action.PICKUP, (Group(top, tuple(pick_cards(held, top, decoded.naturals, {}))),))
+        used: dict[int, int] = {}
+        group = pick_cards(held, top, decoded.naturals, used)
+        group += pick_cards(held, C.JOKER, decoded.jokers, used)
+        group += pick_cards(held, C.DEUCE, decoded.deuces, used)
+        return Move(Action.PICKUP, (Group(top, tuple(group)),))
     if action is Action.DISCARD:
         return Move(Action.DISCARD, card=first_card(held, decoded.kind))
     if action is Action.MELD:

@@ -12,7 +12,7 @@ from handfoot.engine.judge import check
 from handfoot.engine.moves import Action, Group, Move, pick_cards
 from handfoot.engine.pile import pickup_needed, pile_taken, top_refusal
 from handfoot.engine.state import HandState, Phase
-from handfoot.rules.options import PickupBeforeDown, PickupRestFrom, PileVisible, WildLimit
+from handfoot.rules.options import BookAdditions, PickupBeforeDown, PickupRestFrom, PileVisible, WildLimit
 
 
 def _wild_room(s: HandState, naturals: int, wilds: int) -> int:
@@ -33,10 +33,12 @@ def _build(
     values = rules.card_values
     jokers, deuces = counts[C.JOKER], counts[C.DEUCE]
     ranks = sorted(range(C.ACE, C.FOUR + 1), key=lambda r: -counts[r] * values[r])
+    # a book that takes nothing more closes at book_size cards, also within one play
+    most = rules.book_size if rules.book_additions is BookAdditions.NONE else len(C.KIND_OF)
     groups: list[list[int]] = []
     for rank in ranks:
         if counts[rank] >= 3 and counts[rank] >= rules.min_naturals:
-            groups.append([rank, counts[rank], 0, 0])
+            groups.append([rank, min(counts[rank], most), 0, 0])
     for rank in ranks:
         if counts[rank] == 2 and rules.min_naturals <= 2 and jokers + deuces and _wild_room(s, 2, 0):
             if (jokers_first and jokers) or not deuces:

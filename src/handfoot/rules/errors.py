@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from handfoot.text import show
+from handfoot.wording import show
 
 
 class RuleError(ValueError):

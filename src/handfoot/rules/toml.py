@@ -7,7 +7,7 @@ import json
 import math
 from typing import Any
 
-from handfoot.text import show
+from handfoot.wording import show
 
 
 def toml_value(value: Any) -> str:

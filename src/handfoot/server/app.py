@@ -11,13 +11,14 @@ from typing import Any
 
 from fastapi import FastAPI, Request
 from fastapi.exceptions import RequestValidationError
-from fastapi.responses import JSONResponse
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from handfoot.server import replay, scorepad, web
 from handfoot.server.bot_runner import BotRunner
 from handfoot.server.config import Settings
-from handfoot.server.fanout import broadcast_table, catch_up, catch_up_all, make_fanout
+from handfoot.server.fanout import catch_up, catch_up_all, make_fanout, notice_table
+from handfoot.server.jsonout import SafeJSONResponse
+from handfoot.server.limits import MAX_BODY_BYTES, RATE_LIMITED, BodyLimit, Limiters, client_key
 from handfoot.server.lobby import (
     CreateTable,
     JoinTable,
@@ -45,8 +46,8 @@ class ApiError(Exception):
         self.message = message
 
 
-def _error(status: int, code: str, message: str) -> JSONResponse:
-    return JSONResponse({"error": {"code": code, "message": message}}, status_code=status)
+def _error(status: int, code: str, message: str) -> SafeJSONResponse:
+    return SafeJSONResponse({"error": {"code": code, "message": message}}, status_code=status)
 
 
 def create_app(settings: Settings) -> FastAPI:
@@ -67,6 +68,8 @@ def create_app(settings: Settings) -> FastAPI:
         )
         service.announcers.append(fanout.publish)
         app.state.service = service
+        app.state.limits = Limiters.default(settings.rate_limit)
+        app.state.settings = settings
         try:
             yield
         finally:
@@ -74,18 +77,24 @@ def create_app(settings: Settings) -> FastAPI:
             await runner.stop()
             storage.close()
 
-    app = FastAPI(title="handfoot", version=str(PROTOCOL_VERSION), lifespan=lifespan)
+    app = FastAPI(
+        title="handfoot",
+        version=str(PROTOCOL_VERSION),
+        lifespan=lifespan,
+        default_response_class=SafeJSONResponse,
+    )
+    app.add_middleware(BodyLimit, max_bytes=MAX_BODY_BYTES)
 
     @app.exception_handler(ApiError)
-    async def _api_error(_request: Request, exc: ApiError) -> JSONResponse:
+    async def _api_error(_request: Request, exc: ApiError) -> SafeJSONResponse:
         return _error(exc.status, exc.code, exc.message)
 
     @app.exception_handler(RequestValidationError)
-    async def _invalid(_request: Request, exc: RequestValidationError) -> JSONResponse:
+    async def _invalid(_request: Request, exc: RequestValidationError) -> SafeJSONResponse:
         return _error(422, "invalid", validation_text(exc.errors()))
 
     @app.exception_handler(StarletteHTTPException)
-    async def _http(_request: Request, exc: StarletteHTTPException) -> JSONResponse:
+    async def _http(_request: Request, exc: StarletteHTTPException) -> SafeJSONResponse:
         return _error(exc.status_code, "http", str(exc.detail))
 
     def service_of(request: Request) -> TableService:
@@ -134,6 +143,15 @@ def create_app(settings: Settings) -> FastAPI:
     @app.post("/api/tables", status_code=201)
     async def create_table(body: CreateTable, request: Request) -> dict[str, Any]:
         """Create a table; answers with its summary and a secret invitation per invited seat."""
+        limits: Limiters = request.app.state.limits
+        client = client_key(request.client.host if request.client else None)
+        if not limits.tables.allow(client):
+            raise ApiError(
+                429,
+                RATE_LIMITED,
+                f"too many tables created from your address: at most {limits.tables.rate.describe()}; "
+                f"try again in {limits.tables.wait(client):.0f} s",
+            )
         seats = [(s.kind, s.bot) for s in body.seats] if body.seats is not None else []
         try:
             live, tokens = service_of(request).create(body.preset, body.options, body.players, seats)
@@ -164,17 +182,17 @@ def create_app(settings: Settings) -> FastAPI:
             raise ApiError(403, "bad_token", "this seat token does not belong to this table")
         async with live.lock:
             service_of(request).join(live, seat, body.name)
-            await broadcast_table(live)
+            notice_table(live)
         return {"seat": seat, "name": body.name, "table": live.info()}
 
     @app.get("/api/tables/{table_id}/record")
-    async def record(table_id: str, request: Request) -> JSONResponse:
+    async def record(table_id: str, request: Request) -> SafeJSONResponse:
         """A finished game's record (the JSON ``handfoot replay`` reads), as a file download."""
         live = table_of(request, table_id)
         if not live.game.finished:
             raise ApiError(409, "not_finished", "the record can be downloaded once the game is over")
         headers = {"Content-Disposition": f'attachment; filename="handfoot-{live.id}.json"'}
-        return JSONResponse(live.record().to_json(), headers=headers)
+        return SafeJSONResponse(live.record().to_json(), headers=headers)
 
     app.add_api_websocket_route("/ws/tables/{table_id}", table_socket)
     scorepad.register(app)

@@ -12,6 +12,7 @@ database_url          HANDFOOT_DATABASE_URL       ``sqlite:///<data_dir>/handfoo
 redis_url             HANDFOOT_REDIS_URL          none (one process: moves reach only its clients)
 bot_delay             HANDFOOT_BOT_DELAY          ``0.8`` (seconds before a bot moves)
 snapshot_every        HANDFOOT_SNAPSHOT_EVERY     ``50`` (moves between snapshots)
+rate_limit            HANDFOOT_RATE_LIMIT         ``1`` (scales every rate limit; ``0``: none)
 public_url            HANDFOOT_PUBLIC_URL         none (links use the address the page was opened at)
 ====================  ==========================  ==========================================
 
@@ -38,6 +39,7 @@ DEFAULT_HOST = "127.0.0.1"
 DEFAULT_PORT = 8000
 DEFAULT_BOT_DELAY = 0.8
 DEFAULT_SNAPSHOT_EVERY = 50
+DEFAULT_RATE_LIMIT = 1.0
 
 
 class SettingsError(ValueError):
@@ -122,6 +124,7 @@ class Settings:
     redis_url: str = ""
     bot_delay: float = DEFAULT_BOT_DELAY
     snapshot_every: int = DEFAULT_SNAPSHOT_EVERY
+    rate_limit: float = DEFAULT_RATE_LIMIT  # multiplies each rate limit's burst (server.limits); 0: none
     public_url: str = ""
 
     def __post_init__(self) -> None:
@@ -172,6 +175,7 @@ def load_settings(
     redis_url: str | None = None,
     bot_delay: float | None = None,
     snapshot_every: int | None = None,
+    rate_limit: float | None = None,
     public_url: str | None = None,
 ) -> Settings:
     """Settings from the arguments given (not None), else ``env`` (``os.environ`` by default), else defaults.
@@ -197,6 +201,13 @@ def load_settings(
     )
     if delay < 0:
         raise SettingsError(f"bot_delay is {delay}; allowed: zero or more seconds")
+    rate = (
+        rate_limit
+        if rate_limit is not None
+        else _number(env, "HANDFOOT_RATE_LIMIT", float, DEFAULT_RATE_LIMIT)
+    )
+    if rate < 0:
+        raise SettingsError(f"rate_limit is {rate}; allowed: zero (no rate limits) or more")
     redis = redis_url if redis_url is not None else env.get("HANDFOOT_REDIS_URL", "")
     if redis and not redis.startswith(("redis://", "rediss://", "unix://")):
         raise SettingsError(f"redis_url is {redis!r}; allowed: a redis://, rediss:// or unix:// URL")
@@ -208,5 +219,6 @@ def load_settings(
         redis_url=redis,
         bot_delay=float(delay),
         snapshot_every=every,
+        rate_limit=float(rate),
         public_url=public_url if public_url is not None else env.get("HANDFOOT_PUBLIC_URL", ""),
     )

@@ -3,7 +3,7 @@ clear error rather than a traceback; run uvicorn on it; say where to open the ga
 
 ``listen(host, port)`` binds the socket (raising ListenError with a sentence), ``serve(settings, sock,
 on_ready)`` runs the application on it until Ctrl+C or SIGTERM and calls ``on_ready`` once connections
-are being accepted, and ``addresses_to_open`` / ``startup_line`` say where players can reach it.
+are being accepted, and ``address_to_open`` / ``startup_line`` say where players can reach it.
 """
 
 from __future__ import annotations
@@ -17,6 +17,7 @@ from sqlalchemy.engine import make_url
 
 from handfoot.server.app import create_app
 from handfoot.server.config import Settings
+from handfoot.server.limits import uvicorn_options
 
 # Any address outside this machine: a UDP socket "connected" to it (no packet is sent) shows which of
 # this computer's addresses faces the network.
@@ -83,30 +84,31 @@ def _http(host: str, port: int) -> str:
     return f"http://{shown}:{port}/"
 
 
-def addresses_to_open(settings: Settings, port: int) -> list[str]:
-    """Where to open the game, best first: the public URL if set; else ``localhost`` for a server on
-    this computer only; else, for one listening everywhere, its network address, then localhost."""
+def address_to_open(settings: Settings, port: int) -> str:
+    """Where to open the game: the public URL if set; else ``localhost`` for a server on this computer
+    only; else, for one listening everywhere, its network address (which works from this computer too,
+    and makes invitation links that work from the others), or localhost if it is on no network."""
     if settings.public_url:
-        return [f"{settings.public_url}/"]
-    if settings.host in _LOOPBACK:
-        return [_http("localhost", port)]
+        return f"{settings.public_url}/"
     if settings.host in _EVERYWHERE:
         lan = network_address()
-        return ([_http(lan, port)] if lan else []) + [_http("localhost", port)]
-    return [_http(settings.host, port)]
+        return _http(lan, port) if lan else _http("localhost", port)
+    if settings.host in _LOOPBACK:
+        return _http("localhost", port)
+    return _http(settings.host, port)
 
 
 def startup_line(settings: Settings, port: int) -> str:
     """The line printed once the server listens: where to open it, where it listens, where its data is."""
-    first, *others = addresses_to_open(settings, port)
     data = (
         make_url(settings.database_url).render_as_string(hide_password=True)
         if settings.database_url
         else str((settings.data_dir / "handfoot.db").resolve())
     )
-    also = f" (on this computer: {others[0]})" if others else ""
     listening = f"{settings.host}:{port}" if ":" not in settings.host else f"[{settings.host}]:{port}"
-    return f"handfoot is ready: open {first}{also}  [listening on {listening}; data: {data}]"
+    return (
+        f"handfoot is ready: open {address_to_open(settings, port)}  [listening on {listening}; data: {data}]"
+    )
 
 
 class _Server(uvicorn.Server):
@@ -125,5 +127,5 @@ class _Server(uvicorn.Server):
 def serve(settings: Settings, sock: socket.socket, on_ready: Callable[[], None]) -> None:
     """Run the server for ``settings`` on ``sock`` (from ``listen``) until Ctrl+C or SIGTERM; ``on_ready``
     is called after the tables are loaded and the socket accepts connections."""
-    config = uvicorn.Config(create_app(settings), log_level="info")
+    config = uvicorn.Config(create_app(settings), log_level="info", **uvicorn_options())
     _Server(config, on_ready).run(sockets=[sock])

@@ -13,13 +13,13 @@ from __future__ import annotations
 from typing import Any
 
 from fastapi import FastAPI
-from fastapi.responses import JSONResponse
 from pydantic import BaseModel, ConfigDict, Field
 
 from handfoot.engine import Seating
 from handfoot.pad import COUNT_KEYS, FLAG_KEYS, PadError, parse_sides
 from handfoot.rules import PRESET_NAMES, GameEnd, RuleError, RuleSet, load_rules
-from handfoot.text import plural, show
+from handfoot.server.jsonout import SafeJSONResponse
+from handfoot.wording import plural, show
 
 MAX_HANDS = 100
 
@@ -111,9 +111,9 @@ def register(app: FastAPI) -> None:
     """Add ``POST /api/score`` to ``app`` (a bad sheet is answered 422 with the reason)."""
 
     @app.post("/api/score")
-    async def score(sheet: ScoreSheet) -> JSONResponse:
+    async def score(sheet: ScoreSheet) -> SafeJSONResponse:
         """Score a paper game's sheet with the engine's scoring."""
         try:
-            return JSONResponse(score_sheet(sheet))
+            return SafeJSONResponse(score_sheet(sheet))
         except SheetError as exc:
-            return JSONResponse({"error": {"code": "bad_sheet", "message": str(exc)}}, status_code=422)
+            return SafeJSONResponse({"error": {"code": "bad_sheet", "message": str(exc)}}, status_code=422)

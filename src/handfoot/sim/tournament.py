@@ -20,12 +20,13 @@ from dataclasses import dataclass, field
 from functools import partial
 from typing import Any
 
-from handfoot.bots.base import Bot, atomic_id_in, legal_for, make_bot
+from handfoot.bots.base import Bot, atomic_id_in, legal_for
+from handfoot.bots.registry import make_bot
 from handfoot.engine.events import Event
 from handfoot.engine.game import Game
 from handfoot.engine.moves import Move
 from handfoot.engine.state import Seating
-from handfoot.engine.views import view
+from handfoot.engine.views import seat_info
 from handfoot.rules.options import RuleSet
 from handfoot.sim.progress import HandDone, ProgressTracker, Snapshot
 from handfoot.sim.stats import game_points, mean, wilson
@@ -155,9 +156,9 @@ def play_game(
         if not legal:  # the engine left the seat without a legal move: stop rather than crash
             capped = True
             break
-        seat_view = view(state, seat)
+        info = seat_info(state, seat)
         start = clock()
-        move = bots[seat].choose(seat_view, legal, rngs[seat])
+        move = bots[seat].choose_seat(info, legal, rngs[seat])
         spent = clock() - start
         side = seating.side_of[seat]
         decision_sum[side] += spent
