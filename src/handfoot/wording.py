@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import json
 import math
+import re
 from enum import Enum
 from typing import Any
 
@@ -19,9 +20,14 @@ MAX_SHOWN = 80
 MAX_DIGITS = 30
 
 
+_SURROGATE = re.compile("[\ud800-\udfff]")
+
+
 def show(value: Any) -> str:
-    """``value`` as JSON text for a message (see the module docstring); any value is accepted."""
+    """``value`` as JSON text for a message (see the module docstring); any value is accepted. The text
+    is always valid Unicode: a lone surrogate in a string is written as its JSON escape (``\\ud800``)."""
     text = _json(value, depth=0)
+    text = _SURROGATE.sub(lambda m: f"\\u{ord(m.group()):04x}", text)
     return text if len(text) <= MAX_SHOWN else text[: MAX_SHOWN - 1] + "…"
 
 
