@@ -1,13 +1,14 @@
 """``handfoot replay FILE [--json]``: play a game record back and show where it ends.
 
-The position reported is the one ``handfoot.record.report`` describes: every finished hand's scores and
-who went out, the totals and the winner, whose move it is and every legal move, each seat's hand and
-unplayed foot, the stock's size and the discard pile, whether the pile can be taken, and the table
-(melds, books, who is down and the minimums, red 3s, the pile, the Feet, the phase). With ``--json`` it is printed as that one JSON
-object; without, as text. At the first move that cannot be played the position *before* it is shown
-with the move's index, text, rule and reason, and the exit status is 2. A record that cannot be read
-(not JSON, an unknown key, a bad card code, cards that do not fit the shoe, ...) also exits 2: with
-``--json`` as ``{"error": {"message": ...}}`` on stdout, else as one ``error:`` line on stderr.
+The position reported is the one ``handfoot.record.report`` describes: every finished hand's scores
+and who went out, the totals and the winner, whose move it is and every legal move, each seat's hand
+and unplayed foot, the stock's size and the discard pile, whether the pile can be taken, and the table
+(melds, books, who is down and the minimums, red 3s, the pile, the Feet, the phase). With ``--json``
+it is printed as that one JSON object; without, as text. At the first move that cannot be played the
+position *before* it is shown with the move's index, text, rule and reason, and the exit status is 2.
+A record that cannot be read (not JSON, an unknown key, a bad card code, cards that do not fit the
+shoe, ...) also exits 2: with ``--json`` as ``{"error": {"message": ...}}`` on stdout, else as one
+``error:`` line on stderr.
 """
 
 from __future__ import annotations
