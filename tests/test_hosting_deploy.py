@@ -257,9 +257,10 @@ class Visitor:
                 **options,
             )
 
-    def seat(self, table_id: str, token: str) -> SeatClient:
+    def seat(self, table_id: str, token: str, origin: str | None = None) -> SeatClient:
+        """A seat's WebSocket, opened as a page of ``origin`` (default: the site itself) would."""
         sock = socket.create_connection(("127.0.0.1", self.port), timeout=10)
-        return SeatClient(self.site, table_id, token, ssl=self.tls(), sock=sock, origin=self.site)
+        return SeatClient(self.site, table_id, token, ssl=self.tls(), sock=sock, origin=origin or self.site)
 
 
 @contextmanager
@@ -322,6 +323,11 @@ def test_a_whole_hand_through_the_documented_proxy(
         assert script, page.text
         bundle = visitor.request("GET", script[1], headers={"Accept-Encoding": "gzip"})
         assert bundle.status_code == 200 and bundle.headers["content-encoding"] == "gzip"
+
+        # The proxy passes the page's origin on: a page of another address is refused.
+        stranger = visitor.seat(table_id, table["invites"][0]["token"], origin=f"https://www.{NAME}")
+        assert stranger.welcome["code"] == "bad_origin", stranger.welcome
+        stranger.close()
 
         state = play_a_hand(visitor, table)
         summary = visitor.request("GET", f"/api/tables/{table_id}").json()
