@@ -180,6 +180,22 @@ def test_text_of_a_finished_game(tmp_path: Path) -> None:
     assert "Illegal" not in text
 
 
+def test_text_shows_the_table(tmp_path: Path) -> None:
+    """The table as text: the hand and phase, who is down and the minimum the others need, books, each
+    meld, the pile and the Feet, and whether the pile can be taken (000 kitchen-table)."""
+    result = run(tmp_path, record(OUT[:2]))
+    assert result.exit_code == 0, result.output
+    text = result.stdout
+    assert "Hand 1, dealer seat 0: seat 1's turn, phase play" in text
+    assert "Seat 0: not down (opening minimum 50), books 0 clean, 0 dirty" in text
+    assert "Seat 1: down, books 1 clean, 0 dirty" in text
+    assert "  K: KS KS KH KH KD KD KC (7 + 0 wild, clean, closed)" in text
+    assert "  Q: QS QH QD (3 + 0 wild, clean)" in text
+    assert "Pile: 4H on top, 1 card" in text
+    assert "Feet: seat 0 unplayed, seat 1 in_play" in text
+    assert "Take the pile: no" in text
+
+
 def test_text_names_partnership_sides(tmp_path: Path) -> None:
     data = {"rules": "kitchen-table", "players": 4, "seed": 3, "moves": ["draw"]}
     result = run(tmp_path, data)

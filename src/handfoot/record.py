@@ -28,7 +28,9 @@ from handfoot.engine.deal import DealError, DealSpec, deal, hand_rng
 from handfoot.engine.errors import IllegalMove
 from handfoot.engine.game import Game
 from handfoot.engine.moves import MoveSyntaxError, parse_move
-from handfoot.engine.state import Seating
+from handfoot.engine.openings import pile_pickup
+from handfoot.engine.pile import frozen_refusal
+from handfoot.engine.state import HandState, Seating
 from handfoot.rules import PRESET_NAMES, RuleError, RuleSet, load_rules, preset, rules_to_mapping
 from handfoot.rules.options import GameEnd
 
@@ -305,6 +307,82 @@ def _hand_cards(counts: Sequence[int]) -> list[int]:
     return [card for card, count in enumerate(counts) for _ in range(count)]
 
 
+def _foot_state(state: HandState, seat: int) -> str:
+    """``in_play`` once picked up; ``next_turn`` when the Hand was emptied by a discard (the Foot is
+    picked up at the start of the seat's next turn); ``unplayed`` otherwise."""
+    if state.in_foot[seat]:
+        return "in_play"
+    if state.feet[seat] and state.hand_size(seat) == 0:
+        return "next_turn"
+    return "unplayed"
+
+
+def table_of(state: HandState) -> dict[str, Any]:
+    """The table of the hand in play (or the last one, once the game is over), as ``report``'s
+    ``table``: ``hand`` (0-based), ``dealer``, ``turn`` (whose turn it is: the asker while a partner
+    answers), ``phase``, ``owners`` (who builds melds: per side, or per player where each keeps their own,
+    with ``seats``, ``side``, ``down``, the opening ``minimum`` and ``books``), ``melds`` (in the order they
+    were started: ``owner``, ``rank``, ``cards`` as laid, ``naturals``, ``wilds``, ``clean``, ``closed``),
+    ``red_threes`` (laid down, per side), ``pile`` (``top``, ``size``, ``frozen`` and ``why``) and ``feet``
+    (each seat's Foot: ``unplayed``, ``next_turn`` or ``in_play``)."""
+    rules = state.rules
+    seating = state.seating
+    owners = []
+    for owner in range(seating.num_owners):
+        clean, dirty, wild = state.books[owner]
+        owners.append(
+            {
+                "seats": [seat for seat in range(state.players) if seating.owner_of[seat] == owner],
+                "side": seating.side_of_owner(owner, rules),
+                "down": state.down[owner],
+                "minimum": state.minimums[owner],
+                "books": {"clean": clean, "dirty": dirty, "wild": wild},
+            }
+        )
+    melds = [
+        {
+            "owner": meld.owner,
+            "rank": C.RANK_LETTER[meld.rank],
+            "cards": C.codes(meld.cards),
+            "naturals": meld.naturals,
+            "wilds": meld.wilds,
+            "clean": meld.wilds == 0,
+            "closed": len(meld.cards) >= rules.book_size,
+        }
+        for meld in state.melds
+    ]
+    frozen = frozen_refusal(state) if state.pile else None
+    return {
+        "hand": state.hand_index,
+        "dealer": state.dealer,
+        "turn": state.turn_seat,
+        "phase": state.phase.name.lower(),
+        "owners": owners,
+        "melds": melds,
+        "red_threes": [C.codes(cards) for cards in state.red_threes],
+        "pile": {
+            "top": C.CODE_OF[state.pile[-1]] if state.pile else None,
+            "size": len(state.pile),
+            "frozen": frozen is not None,
+            "why": None if frozen is None else frozen.message,
+        },
+        "feet": [_foot_state(state, seat) for seat in range(state.players)],
+    }
+
+
+def take_pile_of(game: Game) -> dict[str, Any]:
+    """Whether the player to move can take the discard pile now, as ``report``'s ``take_pile``:
+    ``can``, one legal ``move`` that takes it (the atomic pickup with the fewest naturals, else a pickup
+    that opens with several melds; None when it cannot) and ``opening`` (true when only such an opening
+    takes it)."""
+    pickup = None if game.finished else pile_pickup(game.state)
+    return {
+        "can": pickup is not None,
+        "move": None if pickup is None else str(pickup),
+        "opening": pickup is not None and len(pickup.groups) > 1,
+    }
+
+
 def report(game: Game, error: ReplayError | None = None) -> dict[str, Any]:
     """The position of ``game`` as the JSON object ``handfoot replay --json`` prints.
 
@@ -312,7 +390,9 @@ def report(game: Game, error: ReplayError | None = None) -> dict[str, Any]:
     ``totals`` per side, ``finished``, ``winner`` (a side, None while playing or on a tie), ``to_move``
     (None once finished), ``legal`` (the text of every legal atomic move), ``seats`` (each seat's
     ``hand`` and unplayed ``foot``, sorted card codes), ``stock`` (cards left) and ``discard`` (the
-    pile's codes, bottom first); plus ``error`` when ``error`` is given.
+    pile's codes, bottom first), ``take_pile`` (``take_pile_of``) and ``table`` (``table_of``: phase,
+    melds, books, sides down and their minimums, red 3s, the pile and the Feet); plus ``error`` when
+    ``error`` is given.
     """
     state = game.state
     out: dict[str, Any] = {
@@ -331,6 +411,8 @@ def report(game: Game, error: ReplayError | None = None) -> dict[str, Any]:
         ],
         "stock": len(state.stock),
         "discard": C.codes(state.pile),
+        "take_pile": take_pile_of(game),
+        "table": table_of(state),
     }
     if error is not None:
         out["error"] = error.to_json()
@@ -396,4 +478,6 @@ __all__ = [
     "report",
     "rules_source_of",
     "sorted_codes",
+    "table_of",
+    "take_pile_of",
 ]

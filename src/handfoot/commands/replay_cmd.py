@@ -1,12 +1,14 @@
 """``handfoot replay FILE [--json]``: play a game record back and show where it ends.
 
-The position reported is the one ``handfoot.record.report`` describes: every finished hand's scores and
-who went out, the totals and the winner, whose move it is and every legal move, each seat's hand and
-unplayed foot, the stock's size and the discard pile. With ``--json`` it is printed as that one JSON
-object; without, as text. At the first move that cannot be played the position *before* it is shown
-with the move's index, text, rule and reason, and the exit status is 2. A record that cannot be read
-(not JSON, an unknown key, a bad card code, cards that do not fit the shoe, ...) also exits 2: with
-``--json`` as ``{"error": {"message": ...}}`` on stdout, else as one ``error:`` line on stderr.
+The position reported is the one ``handfoot.record.report`` describes: every finished hand's scores
+and who went out, the totals and the winner, whose move it is and every legal move, each seat's hand
+and unplayed foot, the stock's size and the discard pile, whether the pile can be taken, and the table
+(melds, books, who is down and the minimums, red 3s, the pile, the Feet, the phase). With ``--json``
+it is printed as that one JSON object; without, as text. At the first move that cannot be played the
+position *before* it is shown with the move's index, text, rule and reason, and the exit status is 2.
+A record that cannot be read (not JSON, an unknown key, a bad card code, cards that do not fit the
+shoe, ...) also exits 2: with ``--json`` as ``{"error": {"message": ...}}`` on stdout, else as one
+``error:`` line on stderr.
 """
 
 from __future__ import annotations
@@ -120,8 +122,59 @@ def print_report(console: Console, record: Record, data: dict[str, Any]) -> None
         out(Text(f"Seat {seat} foot: {_cards(cards['foot'])}"), soft_wrap=True)
     out(Text(f"Stock: {data['stock']} cards"))
     out(Text(f"Discard pile (bottom first): {_cards(data['discard'])}"), soft_wrap=True)
+    print_table(console, data)
     if "error" in data:
         print_error(console, data["error"])
+
+
+def print_table(console: Console, data: dict[str, Any]) -> None:
+    """Print the position's ``table`` and ``take_pile`` (``record.report``): the hand, whose turn and
+    the phase; each meld owner's opening (down, or the minimum still needed), books and melds (cards as
+    laid, naturals + wilds, clean or dirty, closed); red 3s laid per side; the pile's top and whether it
+    is frozen; each seat's Foot; and whether the player to move can take the pile, with a move."""
+    table = data["table"]
+    out = console.print
+    out(
+        Text(
+            f"Hand {table['hand'] + 1}, dealer seat {table['dealer']}: seat {table['turn']}'s turn, "
+            f"phase {table['phase']}"
+        )
+    )
+    for index, owner in enumerate(table["owners"]):
+        seats = ", ".join(map(str, owner["seats"]))
+        books = owner["books"]
+        opened = "down" if owner["down"] else f"not down (opening minimum {owner['minimum']})"
+        count = f"books {books['clean']} clean, {books['dirty']} dirty"
+        if books["wild"]:
+            count += f", {books['wild']} wild"
+        who = f"Side {owner['side']} (seats {seats})" if len(owner["seats"]) > 1 else f"Seat {seats}"
+        out(Text(f"{who}: {opened}, {count}"))
+        for meld in table["melds"]:
+            if meld["owner"] == index:
+                kind = "clean" if meld["clean"] else "dirty"
+                state = ", closed" if meld["closed"] else ""
+                out(
+                    Text(
+                        f"  {meld['rank']}: {_cards(meld['cards'])} "
+                        f"({meld['naturals']} + {meld['wilds']} wild, {kind}{state})"
+                    ),
+                    soft_wrap=True,
+                )
+    for side, threes in enumerate(table["red_threes"]):
+        if threes:
+            out(Text(f"Red 3s laid by side {side}: {_cards(threes)}"))
+    pile = table["pile"]
+    if pile["top"] is not None:
+        frozen = f", frozen: {pile['why']}" if pile["frozen"] else ""
+        cards = f"{pile['size']} card" + ("s" if pile["size"] != 1 else "")
+        out(Text(f"Pile: {pile['top']} on top, {cards}{frozen}"), soft_wrap=True)
+    out(Text("Feet: " + ", ".join(f"seat {seat} {state}" for seat, state in enumerate(table["feet"]))))
+    take = data["take_pile"]
+    if not take["can"]:
+        out(Text("Take the pile: no"))
+    else:
+        only = " (only with an opening of several melds)" if take["opening"] else ""
+        out(Text(f"Take the pile: yes{only}, e.g. {take['move']}"), soft_wrap=True)
 
 
 def print_error(console: Console, error: dict[str, Any]) -> None:

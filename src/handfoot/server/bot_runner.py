@@ -82,9 +82,9 @@ class BotRunner:
                 await asyncio.sleep(self.delay)
                 await self._move(live)
             else:
-                # Another process runs this table's bots. Look again once its lease would have expired:
-                # if that process died, the turn is taken over then.
-                await asyncio.sleep(self.leases.seconds)
+                # Another process runs this table's bots. Look again in half a lease: if that process
+                # died, the turn is taken over at most one and a half leases after its last renewal.
+                await asyncio.sleep(self.leases.seconds / 2)
         except asyncio.CancelledError:
             raise
         except Exception:
@@ -122,6 +122,13 @@ class BotRunner:
             self.failures[live.id] = self.failures.get(live.id, 0) + 1
             if legal and live.version == version:
                 await play(self.service, live, live.bot_tokens[seat], version, move_text(legal[0]))
+
+    def forget(self, table_id: str) -> None:
+        """Drop what the runner keeps for a table that was unloaded (its bots, random source, failures)."""
+        for key in [key for key in self.bots if key[0] == table_id]:
+            del self.bots[key]
+        self.rngs.pop(table_id, None)
+        self.failures.pop(table_id, None)
 
     async def stop(self) -> None:
         """Cancel every bot task and wait for them to end."""

@@ -140,6 +140,8 @@ async def table_socket(websocket: WebSocket, table_id: str) -> None:
             handler.cancel()
 
     outbox.on_drop = dropped
+    # The table may have been unloaded while the hello was awaited: attach to the one the service holds.
+    live = service.adopt(live)
     try:
         async with live.lock:
             if hello.name and seat is not None:
