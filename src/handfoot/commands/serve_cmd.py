@@ -56,9 +56,11 @@ def serve(
     """Start the server and, once it listens, print the address to open; stop it with Ctrl+C.
 
     Tables and their moves are stored as they happen, so a restart picks every game up where it was.
-    A port in use (or any other address it cannot listen on) is one line on stderr and exit status 2.
+    A port in use (or any other address it cannot listen on), and a database or Redis that cannot be
+    reached, are one line on stderr and exit status 2, before anything is announced.
     """
     from handfoot.server.config import SettingsError, load_settings
+    from handfoot.server.preflight import check_services
     from handfoot.server.run import ListenError, listen, startup_line
     from handfoot.server.run import serve as run_server
 
@@ -77,6 +79,7 @@ def serve(
         fail(str(exc))
     try:
         settings.prepare()
+        check_services(settings)
     except SettingsError as exc:
         sock.close()
         fail(str(exc))
