@@ -51,7 +51,7 @@ def check(s: HandState, move: Move) -> Refusal | None:
         return Refusal("permission", "Nobody has asked to go out.")
     if phase is Phase.DRAW:
         if action is Action.DRAW:
-            if not s.stock and can_take_pile(s, s.to_move):
+            if not s.stock and not s.can_reshuffle() and can_take_pile(s, s.to_move):
                 return Refusal(
                     "pickup_allowed",
                     "The stock is empty and you can take the pile: take it (the hand ends when nobody can).",

@@ -33,7 +33,9 @@ def legal_ids(s: HandState) -> list[int]:
     seat = s.to_move
     if phase is Phase.DRAW:
         pickups = pickup_ids(s, seat)
-        return pickups if pickups and not s.stock else [DRAW_ID, *pickups]
+        if pickups and not s.stock and not s.can_reshuffle():
+            return pickups
+        return [DRAW_ID, *pickups]
     legal_melds = meld_ids(s, seat)
     out = []
     hand = s.hands[seat]

@@ -12,7 +12,14 @@ from handfoot.engine.judge import check
 from handfoot.engine.moves import Action, Group, Move, pick_cards
 from handfoot.engine.pile import pickup_needed, pile_taken, top_refusal
 from handfoot.engine.state import HandState, Phase
-from handfoot.rules.options import BookAdditions, PickupBeforeDown, PickupRestFrom, PileVisible, WildLimit
+from handfoot.rules.options import (
+    BlackThreeBooks,
+    BookAdditions,
+    PickupBeforeDown,
+    PickupRestFrom,
+    PileVisible,
+    WildLimit,
+)
 
 
 def _wild_room(s: HandState, naturals: int, wilds: int) -> int:
@@ -134,6 +141,24 @@ def opening_moves(s: HandState) -> list[Move]:
         if move not in out and check(s, move) is None:
             out.append(move)
     return out
+
+
+def black_three_book_moves(s: HandState) -> list[Move]:
+    """The whole book of black 3s the player to move may lay now (``black_three_books``), as a one-group
+    compound move: a list of one move, or empty."""
+    rules = s.rules
+    seat = s.to_move
+    if (
+        rules.black_three_books is BlackThreeBooks.NONE
+        or s.phase is not Phase.PLAY
+        or not s.in_foot[seat]
+        or s.hands[seat][C.BLACK_THREE] < rules.book_size
+        or s.meld_of[s.seating.owner_of[seat]][C.BLACK_THREE] >= 0
+    ):
+        return []
+    cards = pick_cards(s.hand_cards[seat], C.BLACK_THREE, s.hands[seat][C.BLACK_THREE], {})
+    move = Move(Action.MELD, (Group(C.BLACK_THREE, tuple(cards)),))
+    return [move] if check(s, move) is None else []
 
 
 def _to_groups_with_pile(
