@@ -6,13 +6,15 @@
   ``deploy/nginx-handfoot.conf`` and behind Debian's Caddy with ``deploy/Caddyfile``, each on localhost
   ports with a self-signed certificate for ``cards.example.org``. Through each proxy a table is made (its
   links start with the public address), the page is loaded, and a whole hand is played by two seats over
-  WebSocket (each playing the trainer's hint), until the hand is scored.
+  WebSocket (each playing the trainer's hint), until the hand is scored; behind nginx, Debian's Chromium
+  watches that hand on the watch page (https, the WebSocket as wss) to its score.
 - ``deploy/handfoot-backup`` backs up a running server's SQLite database and a PostgreSQL one, keeps the
   newest copies, and a restore brings the table back as it was.
 - The systemd units pass ``systemd-analyze verify``; docs/hosting.md shows every deploy file as it is.
 
-A program a test needs (nginx, caddy, sqlite3, openssl, systemd-analyze) that is not installed skips
-the test, saying which; in CI (``CI=true``) it fails instead: ``make test`` installs them (``make hosting``).
+A program a test needs (nginx, caddy, sqlite3, openssl, systemd-analyze, chromium) that is not installed
+skips the test, saying which; in CI (``CI=true``) it fails instead: ``make test`` installs them (``make
+hosting``, ``make chromium``).
 """
 
 from __future__ import annotations
@@ -55,7 +57,7 @@ def need(program: str, package: str) -> str:
     """The path of ``program``; skips the test (fails it in CI) when it is not installed."""
     path = shutil.which(program) or shutil.which(program, path="/usr/sbin:/sbin")
     if path is None:
-        message = f"{program} is not installed (apt-get install {package}; `make hosting` does it)"
+        message = f"{program} is not installed (apt-get install {package}; `make test` installs it)"
         if in_ci():
             pytest.fail(f"{message}: CI needs it", pytrace=False)
         pytest.skip(message)
@@ -230,7 +232,7 @@ def behind_caddy(tmp: Path, app_port: int, https_port: int, cert: tuple[Path, Pa
 
 
 @dataclass
-class Browser:
+class Visitor:
     """A client that reaches https://cards.example.org:PORT at 127.0.0.1 (as DNS would send it there),
     trusting the test's certificate and checking it is for that name."""
 
@@ -260,24 +262,34 @@ class Browser:
         return SeatClient(self.site, table_id, token, ssl=self.tls(), sock=sock, origin=self.site)
 
 
-def play_a_hand_through(browser: Browser) -> None:
-    """Make a table, load its page, and play a whole hand over WebSocket, all through the proxy."""
-    created = browser.request("POST", "/api/tables", json={"preset": "kitchen-table", "players": 2})
+@contextmanager
+def through(proxy: str, tmp: Path, cert: tuple[Path, Path]) -> Iterator[Visitor]:
+    """handfoot behind ``proxy`` (nginx or caddy) set up as documented; yields a visitor of the site."""
+    start = behind_nginx if proxy == "nginx" else behind_caddy
+    visitor = Visitor(free_port(), cert[0])
+    with (
+        handfoot_as_the_unit_starts_it(tmp, visitor.site) as app_port,
+        start(tmp, app_port, visitor.port, cert),
+    ):
+        yield visitor
+
+
+def new_two_seat_table(visitor: Visitor) -> dict[str, Any]:
+    """Create a two-seat table through the proxy; its links start with the public address."""
+    created = visitor.request("POST", "/api/tables", json={"preset": "kitchen-table", "players": 2})
     assert created.status_code == 201, created.text
-    body = created.json()
+    body: dict[str, Any] = created.json()
     table_id = body["table"]["id"]
-    assert body["watch"] == f"{browser.site}/watch/{table_id}"
-    assert [i["link"].split("#")[0] for i in body["invites"]] == [f"{browser.site}/play/{table_id}"] * 2
+    assert body["watch"] == f"{visitor.site}/watch/{table_id}"
+    assert [i["link"].split("#")[0] for i in body["invites"]] == [f"{visitor.site}/play/{table_id}"] * 2
+    return body
 
-    page = browser.request("GET", f"/play/{table_id}")
-    assert page.status_code == 200 and "text/html" in page.headers["content-type"]
-    assert "default-src 'self'" in page.headers["content-security-policy"]
-    script = re.search(r'src="(/assets/[^"]+\.js)"', page.text)
-    assert script, page.text
-    bundle = browser.request("GET", script[1], headers={"Accept-Encoding": "gzip"})
-    assert bundle.status_code == 200 and bundle.headers["content-encoding"] == "gzip"
 
-    seats = [browser.seat(table_id, invite["token"]) for invite in body["invites"]]
+def play_a_hand(visitor: Visitor, table: dict[str, Any]) -> dict[str, Any]:
+    """Play a whole hand at ``table`` by its two seats over WebSocket through the proxy, each move the
+    trainer's hint; returns the state after the hand's last move."""
+    seats = [visitor.seat(table["table"]["id"], invite["token"]) for invite in table["invites"]]
+    state: dict[str, Any]
     try:
         state, _ = (seat.state() for seat in seats)  # both seats start at the same version
         while True:
@@ -290,24 +302,58 @@ def play_a_hand_through(browser: Browser) -> None:
             if any(e["type"] == "hand_over" for e in state["last"]["events"]):
                 break
         assert len(state["table"]["hands"]) == 1 and state["view"]["hand_index"] == 1
+        return state
     finally:
         for seat in seats:
             seat.close()
-    assert browser.request("GET", f"/api/tables/{table_id}").json()["hands"] == state["table"]["hands"]
 
 
 @pytest.mark.parametrize("proxy", ["nginx", "caddy"])
 def test_a_whole_hand_through_the_documented_proxy(
     proxy: str, tmp_path: Path, certificate: tuple[Path, Path]
 ) -> None:
-    start = behind_nginx if proxy == "nginx" else behind_caddy
-    https_port = free_port()
-    browser = Browser(https_port, certificate[0])
-    with (
-        handfoot_as_the_unit_starts_it(tmp_path, browser.site) as app_port,
-        start(tmp_path, app_port, https_port, certificate),
-    ):
-        play_a_hand_through(browser)
+    with through(proxy, tmp_path, certificate) as visitor:
+        table = new_two_seat_table(visitor)
+        table_id = table["table"]["id"]
+        page = visitor.request("GET", f"/play/{table_id}")
+        assert page.status_code == 200 and "text/html" in page.headers["content-type"]
+        assert "default-src 'self'" in page.headers["content-security-policy"]
+        script = re.search(r'src="(/assets/[^"]+\.js)"', page.text)
+        assert script, page.text
+        bundle = visitor.request("GET", script[1], headers={"Accept-Encoding": "gzip"})
+        assert bundle.status_code == 200 and bundle.headers["content-encoding"] == "gzip"
+
+        state = play_a_hand(visitor, table)
+        summary = visitor.request("GET", f"/api/tables/{table_id}").json()
+        assert summary["hands"] == state["table"]["hands"] and summary["version"] == state["version"]
+
+
+CHROMIUM = Path("/usr/bin/chromium")
+
+
+def test_a_browser_watches_a_whole_hand_through_nginx(tmp_path: Path, certificate: tuple[Path, Path]) -> None:
+    """Chromium opens the watch link (https, the WebSocket as wss) and follows the hand to its score."""
+    if not CHROMIUM.exists():
+        need("chromium", "chromium")
+    from playwright.sync_api import sync_playwright
+
+    with through("nginx", tmp_path, certificate) as visitor, sync_playwright() as playwright:
+        resolve = f"--host-resolver-rules=MAP {NAME} 127.0.0.1"
+        args = ["--headless", "--no-sandbox", "--disable-gpu", "--no-first-run", resolve]
+        chromium = playwright.chromium.launch(executable_path=str(CHROMIUM), args=args)
+        try:
+            context = chromium.new_context(ignore_https_errors=True)  # the test's own certificate
+            page = context.new_page()
+            errors: list[str] = []
+            page.on("pageerror", lambda exc: errors.append(str(exc)))
+            table = new_two_seat_table(visitor)
+            page.goto(table["watch"])
+            page.wait_for_selector("main.felt[data-version='0']", timeout=15_000)
+            state = play_a_hand(visitor, table)
+            page.wait_for_selector(f"main.felt[data-hands='1'][data-version='{state['version']}']")
+            assert not errors, errors
+        finally:
+            chromium.close()
 
 
 def backup(tmp: Path, env: dict[str, str], *args: str) -> str:

@@ -4,9 +4,10 @@ table and starts the bots, and on shutdown stops the bots and closes storage."""
 
 from __future__ import annotations
 
+import asyncio
 import logging
 from collections.abc import AsyncIterator
-from contextlib import asynccontextmanager
+from contextlib import asynccontextmanager, suppress
 from typing import Any
 
 from fastapi import FastAPI, Request
@@ -18,6 +19,7 @@ from handfoot.server.bot_runner import BotRunner
 from handfoot.server.config import Settings
 from handfoot.server.fanout import catch_up, catch_up_all, make_fanout, notice_table
 from handfoot.server.jsonout import SafeJSONResponse
+from handfoot.server.leases import make_leases
 from handfoot.server.limits import MAX_BODY_BYTES, RATE_LIMITED, BodyLimit, Limiters, client_key
 from handfoot.server.lobby import (
     CreateTable,
@@ -50,6 +52,19 @@ def _error(status: int, code: str, message: str) -> SafeJSONResponse:
     return SafeJSONResponse({"error": {"code": code, "message": message}}, status_code=status)
 
 
+SWEEP_SECONDS = 60.0  # how often finished and idle tables are unloaded
+
+
+async def sweep(service: TableService, runner: BotRunner, idle_seconds: float) -> None:
+    """Every ``SWEEP_SECONDS``, unload the tables nobody has used for ``idle_seconds`` (and finished
+    ones nobody is looking at); they are read from storage again when asked for."""
+    while True:
+        await asyncio.sleep(SWEEP_SECONDS)
+        gone = service.unload_idle(idle_seconds, busy=lambda table_id: table_id in runner.tasks)
+        if gone:
+            log.info("unloaded %d idle tables (%d in memory)", len(gone), len(service.tables))
+
+
 def create_app(settings: Settings) -> FastAPI:
     """The server application for ``settings`` (nothing is opened until its lifespan starts)."""
 
@@ -58,11 +73,11 @@ def create_app(settings: Settings) -> FastAPI:
         settings.prepare()
         storage = Storage(settings.db_url)
         service = TableService(storage, settings.snapshot_every)
-        runner = BotRunner(service, settings.bot_delay)
-        runner.attach()
-        count = service.load_all()
-        log.info("loaded %d tables from %s", count, settings.db_url)
         fanout = make_fanout(settings.redis_url)
+        runner = BotRunner(service, settings.bot_delay, make_leases(settings.redis_url, fanout.origin))
+        runner.attach()
+        service.unloaders.append(runner.forget)
+        log.info("tables are loaded from %s when first asked for", settings.db_url)
         await fanout.start(
             lambda table_id, version: catch_up(service, table_id, version), lambda: catch_up_all(service)
         )
@@ -70,9 +85,15 @@ def create_app(settings: Settings) -> FastAPI:
         app.state.service = service
         app.state.limits = Limiters.default(settings.rate_limit)
         app.state.settings = settings
+        sweeper = asyncio.get_running_loop().create_task(
+            sweep(service, runner, settings.idle_seconds), name="handfoot-unload"
+        )
         try:
             yield
         finally:
+            sweeper.cancel()
+            with suppress(asyncio.CancelledError):
+                await sweeper
             await fanout.close()
             await runner.stop()
             storage.close()
@@ -176,7 +197,7 @@ def create_app(settings: Settings) -> FastAPI:
     @app.post("/api/tables/{table_id}/join")
     async def join(table_id: str, body: JoinTable, request: Request) -> dict[str, Any]:
         """Take the seat a token belongs to, under a display name."""
-        live = table_of(request, table_id)
+        live = service_of(request).adopt(table_of(request, table_id))
         seat = live.seat_of_token(body.token)
         if seat is None or live.seats[seat].kind != "human":
             raise ApiError(403, "bad_token", "this seat token does not belong to this table")

@@ -13,6 +13,7 @@ redis_url             HANDFOOT_REDIS_URL          none (one process: moves reach
 bot_delay             HANDFOOT_BOT_DELAY          ``0.8`` (seconds before a bot moves)
 snapshot_every        HANDFOOT_SNAPSHOT_EVERY     ``50`` (moves between snapshots)
 rate_limit            HANDFOOT_RATE_LIMIT         ``1`` (scales every rate limit; ``0``: none)
+idle_seconds          HANDFOOT_IDLE_SECONDS       ``600`` (a table unused this long is unloaded)
 public_url            HANDFOOT_PUBLIC_URL         none (links use the address the page was opened at)
 ====================  ==========================  ==========================================
 
@@ -40,6 +41,7 @@ DEFAULT_PORT = 8000
 DEFAULT_BOT_DELAY = 0.8
 DEFAULT_SNAPSHOT_EVERY = 50
 DEFAULT_RATE_LIMIT = 1.0
+DEFAULT_IDLE_SECONDS = 600.0
 
 
 class SettingsError(ValueError):
@@ -125,6 +127,7 @@ class Settings:
     bot_delay: float = DEFAULT_BOT_DELAY
     snapshot_every: int = DEFAULT_SNAPSHOT_EVERY
     rate_limit: float = DEFAULT_RATE_LIMIT  # multiplies each rate limit's burst (server.limits); 0: none
+    idle_seconds: float = DEFAULT_IDLE_SECONDS  # a table nobody used for this long leaves memory
     public_url: str = ""
 
     def __post_init__(self) -> None:
@@ -176,6 +179,7 @@ def load_settings(
     bot_delay: float | None = None,
     snapshot_every: int | None = None,
     rate_limit: float | None = None,
+    idle_seconds: float | None = None,
     public_url: str | None = None,
 ) -> Settings:
     """Settings from the arguments given (not None), else ``env`` (``os.environ`` by default), else defaults.
@@ -220,5 +224,10 @@ def load_settings(
         bot_delay=float(delay),
         snapshot_every=every,
         rate_limit=float(rate),
+        idle_seconds=float(
+            idle_seconds
+            if idle_seconds is not None
+            else _number(env, "HANDFOOT_IDLE_SECONDS", float, DEFAULT_IDLE_SECONDS)
+        ),
         public_url=public_url if public_url is not None else env.get("HANDFOOT_PUBLIC_URL", ""),
     )

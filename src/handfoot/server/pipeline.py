@@ -22,8 +22,9 @@ from handfoot.engine import Event, IllegalMove, MoveSyntaxError, move_text, pars
 from handfoot.record import NOTATION_RULE
 from handfoot.server.fanout import broadcast_state
 from handfoot.server.protocol import event_json
+from handfoot.server.snapshots import snapshot_of
 from handfoot.server.storage import MoveConflict, StorageError
-from handfoot.server.tables import LiveTable, TableService, snapshot_of
+from handfoot.server.tables import LiveTable, TableService
 
 log = logging.getLogger("handfoot.server")
 

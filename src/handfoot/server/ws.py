@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
 from handfoot.server.config import Settings
-from handfoot.server.fanout import notice_table, send, state_for
+from handfoot.server.fanout import catch_up, notice_table, send, state_for
 from handfoot.server.hints import answer_hint
 from handfoot.server.jsonout import json_text
 from handfoot.server.limits import RATE_LIMITED, Limiters, client_key
@@ -110,6 +110,10 @@ async def table_socket(websocket: WebSocket, table_id: str) -> None:
     hello = await _hello(websocket, live)
     if hello is None:
         return
+    if settings.redis_url:
+        # Other processes store moves too: one whose announcement was lost (it died just after storing)
+        # is read now, so a client that reconnects here never sees an old position.
+        await catch_up(service, live.id)
     seat = live.seat_of_token(hello.token) if hello.token else None
     if hello.token and (seat is None or live.seats[seat].kind != HUMAN):
         await _close_with(
@@ -136,6 +140,8 @@ async def table_socket(websocket: WebSocket, table_id: str) -> None:
             handler.cancel()
 
     outbox.on_drop = dropped
+    # The table may have been unloaded while the hello was awaited: attach to the one the service holds.
+    live = service.adopt(live)
     try:
         async with live.lock:
             if hello.name and seat is not None:
