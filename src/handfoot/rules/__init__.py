@@ -10,6 +10,7 @@ from handfoot.rules.load import (
     rules_to_mapping,
 )
 from handfoot.rules.options import (
+    OPTION_CHOICES,
     OPTION_HELP,
     OPTION_NAMES,
     OPTION_SECTION,
@@ -33,6 +34,7 @@ from handfoot.rules.options import (
 )
 
 __all__ = [
+    "OPTION_CHOICES",
     "OPTION_HELP",
     "OPTION_NAMES",
     "OPTION_SECTION",

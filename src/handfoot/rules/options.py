@@ -518,3 +518,9 @@ SECTION_TITLES: dict[str, str] = {
 OPTION_HELP: dict[str, str] = {f.name: str(f.metadata["help"]) for f in fields(RuleSet)}
 OPTION_SECTION: dict[str, str] = {f.name: str(f.metadata["section"]) for f in fields(RuleSet)}
 CARD_VALUE_KEYS: tuple[str, ...] = C.KIND_NAMES[:14]
+# The allowed words of every option that takes one of a few (an enumeration), in declaration order.
+OPTION_CHOICES: dict[str, tuple[str, ...]] = {
+    f.name: tuple(member.value for member in type(f.default))
+    for f in fields(RuleSet)
+    if isinstance(f.default, StrEnum)
+}
