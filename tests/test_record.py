@@ -95,10 +95,10 @@ def _delete(path: tuple[Any, ...]) -> Any:
 
 
 BAD_RECORDS: list[tuple[str, Any, list[str]]] = [
-    ("unknown top-level key", _set(("seeds",), 3), ["unknown key 'seeds'", "allowed: rules, players"]),
-    ("unknown deal key", _set(("deals", 0, "piles"), []), ["deals[0]", "unknown key 'piles'", "hands, feet"]),
-    ("bad card code", _set(("deals", 0, "hands", 1, 0), "KX"), ["deals[0].hands[1]", "'KX' is not a card"]),
-    ("a ten written 10", _set(("deals", 0, "stock"), ["10H"]), ["deals[0].stock", "'10H' is not a card"]),
+    ("unknown top-level key", _set(("seeds",), 3), ['unknown key "seeds"', "allowed: rules, players"]),
+    ("unknown deal key", _set(("deals", 0, "piles"), []), ["deals[0]", 'unknown key "piles"', "hands, feet"]),
+    ("bad card code", _set(("deals", 0, "hands", 1, 0), "KX"), ["deals[0].hands[1]", '"KX" is not a card']),
+    ("a ten written 10", _set(("deals", 0, "stock"), ["10H"]), ["deals[0].stock", '"10H" is not a card']),
     ("card not a string", _set(("deals", 0, "discard"), [7]), ["deals[0].discard", "card codes"]),
     (
         "too many copies of a card",
@@ -122,28 +122,28 @@ BAD_RECORDS: list[tuple[str, Any, list[str]]] = [
     ("deals not a list", _set(("deals",), {"hands": []}), ["deals is", "a list"]),
     ("dealer past the last seat", _set(("dealer",), 2), ["dealer is 2", "a seat from 0 to 1"]),
     ("negative dealer", _set(("dealer",), -1), ["dealer is -1", "a seat from 0 to 1"]),
-    ("dealer as text", _set(("dealer",), "0"), ["dealer is '0'", "a whole number"]),
+    ("dealer as text", _set(("dealer",), "0"), ['dealer is "0"', "a whole number"]),
     ("seed not a number", _set(("seed",), 1.5), ["seed is 1.5", "a whole number"]),
-    ("players as a boolean", _set(("players",), True), ["players is True", "a whole number"]),
+    ("players as a boolean", _set(("players",), True), ["players is true", "a whole number"]),
     ("seven players", _set(("players",), 7), ["players is 7", "kitchen-table allows 2, 3, 4, 5, 6"]),
-    ("unknown preset", _set(("rules",), "poker"), ["rules: 'poker' is not a preset", "kitchen-table"]),
+    ("unknown preset", _set(("rules",), "poker"), ['rules: "poker" is not a preset', "kitchen-table"]),
     ("rules a number", _set(("rules",), 3), ["rules is 3", "a preset name"]),
     (
         "unknown rule option",
         _set(("rules",), {"extends": "kitchen-table", "colour": "red"}),
-        ["rules:", "'colour'", "unknown option"],
+        ["rules:", "rule option colour", "unknown option"],
     ),
     (
         "bad rule value",
         _set(("rules",), {"extends": "kitchen-table", "hand_size": 0}),
-        ["rules:", "'hand_size'", "from 1 to 30"],
+        ["rules:", "rule option hand_size", "from 1 to 30"],
     ),
     (
         "unknown base preset",
         _set(("rules",), {"extends": "gin", "hand_size": 11}),
-        ["rules:", "'gin'", "unknown preset"],
+        ["rules:", '"gin"', "unknown preset"],
     ),
-    ("moves not a list", _set(("moves",), "draw"), ["moves is 'draw'", "a list of move texts"]),
+    ("moves not a list", _set(("moves",), "draw"), ['moves is "draw"', "a list of move texts"]),
     ("a move not text", _set(("moves", 1), ["meld", "KS"]), ["moves[1] is", "a move text"]),
 ]
 
@@ -210,7 +210,7 @@ def test_not_enough_cards_left_for_the_shuffled_feet() -> None:
 def test_text_that_is_not_json_or_repeats_a_key() -> None:
     with pytest.raises(RecordError, match=r"game\.json is not JSON"):
         loads_record('{"rules": "kitchen-table",', "game.json")
-    with pytest.raises(RecordError, match="the key 'seed' appears twice"):
+    with pytest.raises(RecordError, match='the key "seed" appears twice'):
         loads_record('{"seed": 1, "seed": 2}')
     with pytest.raises(RecordError, match="a record is a JSON object"):
         loads_record("[1, 2]")
