@@ -65,7 +65,8 @@ class SeatClient:
     """One WebSocket connection to a table: says hello, keeps every message it receives in ``received``.
 
     ``base`` is ``http://...`` or ``https://...`` (then the socket is ``wss://``); ``connect_options`` go to
-    ``websockets.sync.client.connect`` as they are (``ssl``, ``server_hostname``, ``sock``, ``origin``...).
+    ``websockets.sync.client.connect`` as they are (``ssl``, ``server_hostname``, ``sock``, ``origin``,
+    ``open_timeout`` (default 5 s)...).
     """
 
     def __init__(
@@ -79,7 +80,8 @@ class SeatClient:
         url = "ws" + base.removeprefix("http") + f"/ws/tables/{table_id}"
         self._stack = ExitStack()
         # No keepalive pings: a test may stop a server under an open client and should not print a traceback.
-        connection = connect(url, open_timeout=5, ping_interval=None, **connect_options)
+        options: dict[str, Any] = {"open_timeout": 5, "ping_interval": None} | connect_options
+        connection = connect(url, **options)
         self.ws: ClientConnection = self._stack.enter_context(connection)
         self.received: list[dict[str, Any]] = []
         hello: dict[str, Any] = {"type": "hello", "protocol": 1}
