@@ -327,6 +327,7 @@ VIEW_OTHER_FIELDS = {
     "out_seat",
     "end_reason",
     "move_count",
+    "turn_wilds",
 }
 
 
@@ -600,12 +601,21 @@ HOUSE_CASES: list[tuple[str, int, dict[str, object]]] = [
             "pickup_with_wild": True,
             "black_three_books": "clean",
             "empty_stock": "reshuffle_pile",
+            "max_wilds_new_meld": 1,
+            "max_wilds_added_per_turn": 1,
+            "wild_final_discard": False,
         },
     ),
     (
         "kitchen-table",
         8,
-        {"players_allowed": [2, 3, 4, 5, 6, 7, 8], "partners_at": [4, 8], "first_upcard": "one"},
+        {
+            "players_allowed": [2, 3, 4, 5, 6, 7, 8],
+            "partners_at": [4, 8],
+            "first_upcard": "one",
+            "max_wilds_added_per_turn": 1,
+            "wild_final_discard": False,
+        },
     ),
     (
         "marmot",

@@ -130,6 +130,8 @@ def _lay_group(s: HandState, seat: int, rank: int, cards: list[int] | tuple[int,
         before = book_status(rules, rank, len(meld.cards), meld.wilds)
         meld.cards.extend(cards)
         meld.wilds += wilds
+        if wilds and rules.max_wilds_added_per_turn:
+            s.turn_wilds[index] = s.turn_wilds.get(index, 0) + wilds
     after = book_status(rules, rank, len(meld.cards), meld.wilds)
     if before != after:
         if before >= 0:
@@ -149,6 +151,8 @@ def _start_turn(s: HandState, seat: int, events: list[Event]) -> None:
     s.to_move = seat
     s.phase = Phase.DRAW
     s.permission = 0
+    if s.turn_wilds:
+        s.turn_wilds = {}
     events.append(Event(EventType.TURN, seat))
     if not s.in_foot[seat] and s.hand_size(seat) == 0 and s.feet[seat]:
         _pick_up_foot(s, seat, events)

@@ -130,6 +130,13 @@ def discard_refusal(
                 )
     if s.in_foot[seat] and s.hand_size(seat) == 1:
         why = go_out_refusal(s, seat, s.books[s.seating.owner_of[seat]])
+        # no wild to go out with; the limit lifts when the wild has nowhere else to go
+        lone_wild = why is None and not rules.wild_final_discard and C.is_wild(kind)
+        if lone_wild and (legal_melds if legal_melds is not None else meld_ids(s, seat)):
+            return Refusal(
+                "wild_final_discard",
+                "The discard that goes out may not be a wild: meld it instead.",
+            )
         if why is not None and rules.empty_without_out is EmptyWithoutOut.FORBIDDEN:
             return Refusal(why.rule, f"Keep your last card: you cannot go out yet. {why.message}")
     return None

@@ -277,6 +277,18 @@ class RuleSet:
     max_wilds: int = field(
         default=0, metadata=_meta("Most wilds in one meld or book (0: no limit beyond wild_limit).", "melds")
     )
+    max_wilds_new_meld: int = field(
+        default=0,
+        metadata=_meta(
+            "Most wilds in the group that starts a meld of a rank (0: no limit beyond the others).", "melds"
+        ),
+    )
+    max_wilds_added_per_turn: int = field(
+        default=0,
+        metadata=_meta(
+            "Most wilds one turn may add to one meld already on the table (0: no limit).", "melds"
+        ),
+    )
     wild_melds: bool = field(
         default=False,
         metadata=_meta("Melds made only of wilds are allowed (they close as wild books).", "melds"),
@@ -360,6 +372,14 @@ class RuleSet:
         default=True, metadata=_meta("A black 3 on top of the pile stops the next player taking it.", "turn")
     )
     discard_wilds: bool = field(default=True, metadata=_meta("Wilds may be discarded.", "turn"))
+    wild_final_discard: bool = field(
+        default=True,
+        metadata=_meta(
+            "The discard that goes out may be a wild (if not, a play may not leave a lone wild to go out "
+            "with).",
+            "turn",
+        ),
+    )
     discard_playable: bool = field(
         default=True,
         metadata=_meta(

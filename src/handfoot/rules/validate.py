@@ -47,6 +47,8 @@ def validate(rules: RuleSet) -> RuleSet:
     _at_least(rules, "opening_increment", 0)
     _at_least(rules, "min_naturals", 1, 7)
     _at_least(rules, "max_wilds", 0, 20)
+    _at_least(rules, "max_wilds_new_meld", 0, 20)
+    _at_least(rules, "max_wilds_added_per_turn", 0, 20)
     _at_least(rules, "book_size", 3, 20)
     _at_least(rules, "draw_count", 1, 5)
     _at_least(rules, "pickup_naturals", 1, 3)
