@@ -93,6 +93,7 @@ class RedThrees(StrEnum):
 
     LAY_DOWN = "lay_down"
     HOLD = "hold"
+    LAY_BY_CHOICE = "lay_by_choice"
 
 
 class PileVisible(StrEnum):
@@ -399,7 +400,10 @@ class RuleSet:
     red_threes: RedThrees = field(
         default=RedThrees.LAY_DOWN,
         metadata=_meta(
-            "Red 3s are laid down at once and replaced from the stock, or held like other cards.", "turn"
+            "Red 3s are laid down at once and replaced from the stock; held like other cards; or held and "
+            "laid down (not replaced) in one's turn when the player chooses, never discarded "
+            "(lay_by_choice).",
+            "turn",
         ),
     )
     pile_visible: PileVisible = field(
