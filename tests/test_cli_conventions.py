@@ -132,3 +132,20 @@ def test_the_console_script_runs(tmp_path: Path) -> None:
         check=False,
     )
     assert done.returncode == 0 and json.loads(done.stdout) == {"scores": [100, 0, 0]}
+
+
+def test_the_readme_documents_the_contract() -> None:
+    """The README's command section gives every exit status and the JSON error shape the code uses."""
+    from handfoot.commands import ERROR_CODES, error_object
+
+    readme = (Path(__file__).resolve().parent.parent / "README.md").read_text("utf-8")
+    section = readme[readme.index("## The command line") : readme.index("## House rules")]
+    for status in ("| 0 |", "| 1 |", "| 2 |"):
+        assert status in section
+    example = section[
+        section.index("```json") + len("```json") : section.index("```", section.index("```json") + 7)
+    ]
+    shown = json.loads(example)
+    assert set(shown) == set(error_object("x", "refused")) and set(shown["error"]) == {"code", "message"}
+    for code in (*ERROR_CODES.values(), "usage"):
+        assert f"`{code}`" in section
