@@ -42,6 +42,21 @@ class OpeningBy(StrEnum):
     HAND = "hand"
 
 
+class BlackThreeBooks(StrEnum):
+    """Whether a whole book of black 3s may be laid from the Foot, and what kind of book it counts as."""
+
+    NONE = "none"
+    CLEAN = "clean"
+    DIRTY = "dirty"
+
+
+class EmptyStock(StrEnum):
+    """What an empty stock does when a player must draw."""
+
+    END = "end"
+    RESHUFFLE_PILE = "reshuffle_pile"
+
+
 class BookAdditions(StrEnum):
     """What may be added to a finished book (7 cards or more)."""
 
@@ -78,6 +93,7 @@ class RedThrees(StrEnum):
 
     LAY_DOWN = "lay_down"
     HOLD = "hold"
+    LAY_BY_CHOICE = "lay_by_choice"
 
 
 class PileVisible(StrEnum):
@@ -262,6 +278,18 @@ class RuleSet:
     max_wilds: int = field(
         default=0, metadata=_meta("Most wilds in one meld or book (0: no limit beyond wild_limit).", "melds")
     )
+    max_wilds_new_meld: int = field(
+        default=0,
+        metadata=_meta(
+            "Most wilds in the group that starts a meld of a rank (0: no limit beyond the others).", "melds"
+        ),
+    )
+    max_wilds_added_per_turn: int = field(
+        default=0,
+        metadata=_meta(
+            "Most wilds one turn may add to one meld already on the table (0: no limit).", "melds"
+        ),
+    )
     wild_melds: bool = field(
         default=False,
         metadata=_meta("Melds made only of wilds are allowed (they close as wild books).", "melds"),
@@ -270,6 +298,14 @@ class RuleSet:
         default=False,
         metadata=_meta(
             "Black 3s may be melded, only as a natural meld of black 3s, only when going out.", "melds"
+        ),
+    )
+    black_three_books: BlackThreeBooks = field(
+        default=BlackThreeBooks.NONE,
+        metadata=_meta(
+            "A book of black 3s may be laid by a player in the Foot, only whole (book_size black 3s at "
+            "once, no wilds), counting as a clean or a dirty book (none: not allowed).",
+            "melds",
         ),
     )
     book_size: int = field(default=7, metadata=_meta("Cards that make a meld a book.", "melds"))
@@ -325,10 +361,26 @@ class RuleSet:
             "turn",
         ),
     )
+    empty_stock: EmptyStock = field(
+        default=EmptyStock.END,
+        metadata=_meta(
+            "A player who must draw from an empty stock: the hand ends (unless the pile can be taken), or "
+            "the pile but its top card is shuffled into a new stock (reshuffle_pile).",
+            "turn",
+        ),
+    )
     black_three_freezes: bool = field(
         default=True, metadata=_meta("A black 3 on top of the pile stops the next player taking it.", "turn")
     )
     discard_wilds: bool = field(default=True, metadata=_meta("Wilds may be discarded.", "turn"))
+    wild_final_discard: bool = field(
+        default=True,
+        metadata=_meta(
+            "The discard that goes out may be a wild (if not, a play may not leave a lone wild to go out "
+            "with).",
+            "turn",
+        ),
+    )
     discard_playable: bool = field(
         default=True,
         metadata=_meta(
@@ -348,7 +400,10 @@ class RuleSet:
     red_threes: RedThrees = field(
         default=RedThrees.LAY_DOWN,
         metadata=_meta(
-            "Red 3s are laid down at once and replaced from the stock, or held like other cards.", "turn"
+            "Red 3s are laid down at once and replaced from the stock; held like other cards; or held and "
+            "laid down (not replaced) in one's turn when the player chooses, never discarded "
+            "(lay_by_choice).",
+            "turn",
         ),
     )
     pile_visible: PileVisible = field(

@@ -47,6 +47,8 @@ def validate(rules: RuleSet) -> RuleSet:
     _at_least(rules, "opening_increment", 0)
     _at_least(rules, "min_naturals", 1, 7)
     _at_least(rules, "max_wilds", 0, 20)
+    _at_least(rules, "max_wilds_new_meld", 0, 20)
+    _at_least(rules, "max_wilds_added_per_turn", 0, 20)
     _at_least(rules, "book_size", 3, 20)
     _at_least(rules, "draw_count", 1, 5)
     _at_least(rules, "pickup_naturals", 1, 3)
@@ -88,6 +90,12 @@ def validate(rules: RuleSet) -> RuleSet:
             )
         if rank == C.WILD_RANK and not rules.wild_melds:
             raise RuleError("book_bonuses", {"W": points}, "no W row unless wild_melds = true")
+        if rank == C.BLACK_THREE and not rules.black_three_melds and rules.black_three_books == "none":
+            raise RuleError(
+                "book_bonuses",
+                {"3": points},
+                "no 3 row unless black_three_melds = true or black_three_books is not 'none'",
+            )
     _at_least(rules, "wild_meld_penalty", 0)
     if rules.wild_meld_penalty and not rules.wild_melds:
         raise RuleError(
