@@ -588,6 +588,8 @@ HOUSE_CASES: list[tuple[str, int, dict[str, object]]] = [
             "black_three_books": "dirty",
             "empty_stock": "reshuffle_pile",
             "out_by_meld": "last_round_bonus",
+            "going_out_bonus": [100, 200, 300],
+            "go_out_books": [1, 2],
         },
     ),
     (
