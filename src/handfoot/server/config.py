@@ -12,6 +12,7 @@ database_url          HANDFOOT_DATABASE_URL       ``sqlite:///<data_dir>/handfoo
 redis_url             HANDFOOT_REDIS_URL          none (one process: moves reach only its clients)
 bot_delay             HANDFOOT_BOT_DELAY          ``0.8`` (seconds before a bot moves)
 snapshot_every        HANDFOOT_SNAPSHOT_EVERY     ``50`` (moves between snapshots)
+away_seconds          HANDFOOT_AWAY_SECONDS       ``60`` (a player gone this long is shown away)
 ====================  ==========================  ==========================================
 
 Several processes can serve the same tables when they share a PostgreSQL ``database_url`` and a
@@ -30,6 +31,7 @@ DEFAULT_HOST = "127.0.0.1"
 DEFAULT_PORT = 8000
 DEFAULT_BOT_DELAY = 0.8
 DEFAULT_SNAPSHOT_EVERY = 50
+DEFAULT_AWAY_SECONDS = 60.0
 
 
 class SettingsError(ValueError):
@@ -49,6 +51,7 @@ class Settings:
     redis_url: str = ""
     bot_delay: float = DEFAULT_BOT_DELAY
     snapshot_every: int = DEFAULT_SNAPSHOT_EVERY
+    away_seconds: float = DEFAULT_AWAY_SECONDS
 
     @property
     def db_url(self) -> str:
@@ -89,6 +92,7 @@ def load_settings(
     redis_url: str | None = None,
     bot_delay: float | None = None,
     snapshot_every: int | None = None,
+    away_seconds: float | None = None,
 ) -> Settings:
     """Settings from the arguments given (not None), else ``env`` (``os.environ`` by default), else defaults.
 
@@ -113,6 +117,13 @@ def load_settings(
     )
     if delay < 0:
         raise SettingsError(f"bot_delay is {delay}; allowed: zero or more seconds")
+    away = (
+        away_seconds
+        if away_seconds is not None
+        else _number(env, "HANDFOOT_AWAY_SECONDS", float, DEFAULT_AWAY_SECONDS)
+    )
+    if away < 0:
+        raise SettingsError(f"away_seconds is {away}; allowed: zero or more seconds")
     redis = redis_url if redis_url is not None else env.get("HANDFOOT_REDIS_URL", "")
     if redis and not redis.startswith(("redis://", "rediss://", "unix://")):
         raise SettingsError(f"redis_url is {redis!r}; allowed: a redis://, rediss:// or unix:// URL")
@@ -124,4 +135,5 @@ def load_settings(
         redis_url=redis,
         bot_delay=float(delay),
         snapshot_every=every,
+        away_seconds=float(away),
     )

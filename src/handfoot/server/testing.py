@@ -60,7 +60,16 @@ def running_server(settings: Settings, start_timeout: float = 10.0) -> Iterator[
 class SeatClient:
     """One WebSocket connection to a table: says hello, keeps every message it receives in ``received``."""
 
-    def __init__(self, base: str, table_id: str, token: str | None = None, name: str | None = None) -> None:
+    def __init__(
+        self,
+        base: str,
+        table_id: str,
+        token: str | None = None,
+        name: str | None = None,
+        *,
+        key: str | None = None,
+        host: str | None = None,
+    ) -> None:
         url = base.replace("http://", "ws://") + f"/ws/tables/{table_id}"
         self._stack = ExitStack()
         # No keepalive pings: a test may stop a server under an open client and should not print a traceback.
@@ -72,6 +81,10 @@ class SeatClient:
             hello["token"] = token
         if name is not None:
             hello["name"] = name
+        if key is not None:
+            hello["key"] = key
+        if host is not None:
+            hello["host"] = host
         # If the server refused before reading the hello, its error message is still there to read.
         with suppress(ConnectionClosed):
             self.send(hello)

@@ -8,17 +8,20 @@ message is validated; a bad one is answered with an ``error`` and changes nothin
 from __future__ import annotations
 
 import asyncio
+import time
 from typing import Any
 
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
-from handfoot.server.fanout import broadcast_table, send, state_for
+from handfoot.server.fanout import broadcast_state, broadcast_table, send, state_for
 from handfoot.server.hints import answer_hint
+from handfoot.server.host import HostError, apply_host_action
 from handfoot.server.pipeline import Refused, play
 from handfoot.server.protocol import (
     PROTOCOL_VERSION,
     Hello,
     HintRequest,
+    HostAction,
     MoveMessage,
     Ping,
     ProtocolError,
@@ -34,6 +37,7 @@ from handfoot.server.tables import HUMAN, Connection, LiveTable, LobbyError, Tab
 HELLO_TIMEOUT = 30.0
 CLOSE_BAD_REQUEST = 4400
 CLOSE_BAD_TOKEN = 4401
+CLOSE_PRIVATE = 4403
 CLOSE_NO_TABLE = 4404
 
 
@@ -104,11 +108,25 @@ async def table_socket(websocket: WebSocket, table_id: str) -> None:
             websocket, CLOSE_BAD_REQUEST, "bad_message", "hello: a spectator does not give a name"
         )
         return
+    if hello.host and not live.is_host(hello.host):
+        await _close_with(
+            websocket, CLOSE_BAD_TOKEN, "bad_host", "this host key does not belong to this table"
+        )
+        return
+    if seat is None and not live.may_see(hello.key or hello.host):
+        await _close_with(
+            websocket,
+            CLOSE_PRIVATE,
+            "private",
+            "this table is private: open it with one of its links (an invitation or the watch link)",
+        )
+        return
+    host = hello.host is not None
 
     async def send_json(message: dict[str, Any]) -> None:
         await websocket.send_json(message)
 
-    conn = Connection(send_json, seat)
+    conn = Connection(send_json, seat, host)
     async with live.lock:
         if hello.name and seat is not None:
             try:
@@ -117,7 +135,10 @@ async def table_socket(websocket: WebSocket, table_id: str) -> None:
                 await _close_with(websocket, CLOSE_BAD_REQUEST, "bad_message", str(exc))
                 return
         live.connections.append(conn)
-        await send(live, conn, welcome_message(live.id, seat, rules_mapping(live), live.seating, bot_names()))
+        welcome = welcome_message(
+            live.id, seat, rules_mapping(live), live.seating, bot_names(), host, list(live.history)
+        )
+        await send(live, conn, welcome)
         await send(live, conn, state_for(live, seat))
         await broadcast_table(live)
     try:
@@ -128,7 +149,26 @@ async def table_socket(websocket: WebSocket, table_id: str) -> None:
         async with live.lock:
             if conn in live.connections:
                 live.connections.remove(conn)
+            if seat is not None and seat not in live.connected_seats():
+                live.left_at[seat] = time.monotonic()
+                _tell_when_away(live, seat)
             await broadcast_table(live)
+
+
+def _tell_when_away(live: LiveTable, seat: int) -> None:
+    """Send everyone the table's summary once ``seat`` has been gone for ``away_after`` seconds (so every
+    screen shows the seat as away), unless its player is back by then."""
+    left = live.left_at.get(seat)
+
+    async def check() -> None:
+        async with live.lock:
+            if live.left_at.get(seat) == left and live.is_away(seat):
+                await broadcast_table(live)
+
+    def fire() -> None:
+        asyncio.get_running_loop().create_task(check())
+
+    asyncio.get_running_loop().call_later(live.away_after + 0.05, fire)
 
 
 async def _serve(
@@ -153,9 +193,32 @@ async def _serve(
             await send(live, conn, error_message("bad_message", "hello is only the first message"))
         elif isinstance(message, HintRequest):
             await answer_hint(live, conn, message)
+        elif isinstance(message, HostAction):
+            await _host(service, live, conn, message)
         elif isinstance(message, MoveMessage):
             outcome = await play(service, live, token, message.version, message.move)
             if isinstance(outcome, Refused):
                 await send(
                     live, conn, refused_message(outcome.rule, outcome.message, outcome.version, outcome.move)
                 )
+
+
+async def _host(service: TableService, live: LiveTable, conn: Connection, action: HostAction) -> None:
+    """Do a host's request; tell everyone the new table (and state, when who plays or whether the game
+    goes on changed), or tell the sender why not."""
+    if not conn.host:
+        await send(
+            live, conn, error_message("not_host", "only the table's host (the creator's link) can do that")
+        )
+        return
+    async with live.lock:
+        try:
+            apply_host_action(service, live, action)
+        except HostError as exc:
+            await send(live, conn, error_message("host", str(exc)))
+            return
+        if action.action in ("end", "bot", "person"):
+            await broadcast_state(live)
+        else:
+            await broadcast_table(live)
+    service.notify(live)
