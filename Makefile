@@ -2,29 +2,49 @@
 PYTHON ?= python3
 VENV ?= .venv
 BIN := $(VENV)/bin
-STAMP := $(VENV)/.installed
+LOCK := requirements-lock.txt
+# make says nothing of its own (no "Entering directory"): `make run ARGS="... --json"` can be piped.
+MAKEFLAGS += --no-print-directory
 
-.PHONY: run test lint typecheck bench bench-compiled clean chromium web-check services
+.PHONY: run test lint typecheck lock bench bench-compiled clean chromium hosting web-check services
 
-$(STAMP): pyproject.toml
-	$(PYTHON) -m venv $(VENV)
-	$(BIN)/pip install --quiet --upgrade pip
-	$(BIN)/pip install --quiet -e '.[dev]'
-	touch $(STAMP)
+# Installs use the pinned versions of requirements-lock.txt (refreshed by `make lock`) and write nothing
+# to stdout: `make run` installs the runtime dependencies only, everything that tests use adds [dev].
+PIP_INSTALL := $(BIN)/python -m pip install --quiet --quiet --disable-pip-version-check -c $(LOCK)
+
+$(BIN)/python:
+	@$(PYTHON) -m venv $(VENV) >&2
+	@$(BIN)/python -m pip install --quiet --quiet --upgrade pip >&2
+
+$(VENV)/.run-installed: $(BIN)/python pyproject.toml $(LOCK)
+	@$(BIN)/python tools/lock.py --check >&2
+	@$(PIP_INSTALL) -e . >&2
+	@touch $@
+
+$(VENV)/.dev-installed: $(VENV)/.run-installed
+	@$(PIP_INSTALL) -e '.[dev]' >&2
+	@touch $@
+
+# Resolve pyproject.toml's dependencies (all extras) again and rewrite requirements-lock.txt.
+lock: $(BIN)/python
+	$(BIN)/python tools/lock.py
 
 # With no ARGS, `make run` starts the server: open http://127.0.0.1:8000 for the lobby, tables and score pad.
+# The command runs in the directory make was started from (also with make -C), so relative paths in ARGS
+# mean what they meant where they were typed.
 ARGS ?= serve
-run: $(STAMP)
-	$(BIN)/handfoot $(ARGS)
+HERE := $(if $(wildcard $(PWD)/.),$(PWD),$(CURDIR))
+run: $(VENV)/.run-installed
+	@cd "$(HERE)" && "$(abspath $(BIN))/handfoot" $(ARGS)
 
-lint: $(STAMP)
-	$(BIN)/ruff check src tests $(wildcard benchmarks)
-	$(BIN)/ruff format --check src tests $(wildcard benchmarks)
+lint: $(VENV)/.dev-installed
+	$(BIN)/ruff check src tests tools $(wildcard benchmarks)
+	$(BIN)/ruff format --check src tests tools $(wildcard benchmarks)
 
-typecheck: $(STAMP)
+typecheck: $(VENV)/.dev-installed
 	$(BIN)/mypy
 
-test: lint typecheck services chromium web-check
+test: lint typecheck services chromium hosting web-check
 	$(BIN)/python benchmarks/bench_engine.py --quick
 	$(BIN)/pytest -n 2
 
@@ -54,17 +74,35 @@ chromium:
 	else echo "Chromium is not at /usr/bin/chromium and cannot be installed here: the browser tests will skip"; \
 	  [ "$$CI" != true ]; fi
 
+# The hosting tests run docs/hosting.md's set-ups (deploy/) with Debian's nginx, Caddy, sqlite3, openssl,
+# systemd-analyze and pg_dump; install the missing ones when we may (root with apt-get), without starting
+# their services (a policy-rc.d says no while apt runs, unless the machine has one already).
+HOSTING_TOOLS := nginx:nginx caddy:caddy sqlite3:sqlite3 openssl:openssl systemd-analyze:systemd \
+	pg_dump:postgresql-client
+hosting:
+	@missing=$$(for t in $(HOSTING_TOOLS); do \
+	  PATH="$$PATH:/usr/sbin:/sbin" command -v $${t%%:*} >/dev/null 2>&1 || echo $${t#*:}; done); \
+	if [ -z "$$missing" ]; then :; \
+	elif [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then \
+	  made=; if [ ! -e /usr/sbin/policy-rc.d ]; then \
+	    printf '#!/bin/sh\nexit 101\n' > /usr/sbin/policy-rc.d && chmod +x /usr/sbin/policy-rc.d && made=1; fi; \
+	  apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq $$missing >/dev/null; \
+	  status=$$?; [ -z "$$made" ] || rm -f /usr/sbin/policy-rc.d; [ $$status = 0 ]; \
+	else echo "Not installed: $$missing (apt-get install $$missing): the hosting tests that need them will skip"; \
+	  [ "$$CI" != true ]; fi
+
 # Rebuild the browser client from web-client/ and fail when the committed bundle in src/handfoot/web differs.
 web-check:
 	cd web-client && npm ci --no-audit --no-fund --loglevel=error && npm run check
 
-bench: $(STAMP)
+bench: $(VENV)/.dev-installed
 	$(BIN)/python benchmarks/bench_engine.py $(BENCH_ARGS)
 
 # The engine's hot path compiled with mypyc, unchanged, then the same benchmark against the compiled modules.
-MYPYC_MODULES := handfoot/cards.py handfoot/engine/hand.py handfoot/engine/state.py handfoot/engine/moves.py \
+MYPYC_MODULES := handfoot/cards.py handfoot/engine/melding.py handfoot/engine/pile.py handfoot/engine/judge.py \
+	handfoot/engine/legal.py handfoot/engine/apply.py handfoot/engine/state.py handfoot/engine/moves.py \
 	handfoot/engine/errors.py handfoot/engine/events.py
-bench-compiled: $(STAMP)
+bench-compiled: $(VENV)/.dev-installed
 	$(BIN)/pip install --quiet setuptools
 	rm -rf build/mypyc && mkdir -p build/mypyc && cp -r src/handfoot build/mypyc/
 	cd build/mypyc && ../../$(BIN)/mypyc $(MYPYC_MODULES) > build.log

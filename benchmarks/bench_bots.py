@@ -8,7 +8,7 @@
     python benchmarks/bench_bots.py all
 
 ``speed``: complete 4-player kitchen-table hands per second on one core, the heuristic in every seat
-(the runner's work included: legal moves, openings and a view per decision, as in a tournament).
+(the runner's work included: legal moves, openings and a SeatInfo per decision, as in a tournament).
 ``random``: heuristic vs random under every preset (whole games). ``ismcts``: ISMCTS vs heuristic
 on kitchen-table (4 players, partnerships) and family (3 players, individuals), single hands.
 ``search-time``: CPU time per searched ISMCTS decision at a budget, over the positions of 3 hands.
@@ -26,6 +26,7 @@ from typing import Any
 
 from handfoot.bots import Budget, HeuristicBot, IsmctsBot, legal_for
 from handfoot.engine import Game, view
+from handfoot.engine.views import seat_info
 from handfoot.rules import PRESET_NAMES, preset
 from handfoot.sim.stats import wilson
 from handfoot.sim.tournament import TournamentConfig, parse_seats, play_chosen, run_tournament
@@ -35,7 +36,7 @@ def bench_speed(hands: int, repeats: int = 5) -> float:
     """Complete 4-player kitchen-table hands per second, heuristic in every seat, on this core: the
     median of ``repeats`` runs, by CPU time (process time, which other jobs on the machine inflate less
     than wall time; wall time printed too). The runner's work is counted as in a tournament: legal
-    ids, openings, a view per decision, and playing the move."""
+    ids, openings, a SeatInfo per decision (``choose_seat``), and playing the move."""
     rules = preset("kitchen-table")
     cpu_rates: list[float] = []
     wall_rates: list[float] = []
@@ -50,7 +51,7 @@ def bench_speed(hands: int, repeats: int = 5) -> float:
             while not game.results:
                 state = game.state
                 legal = legal_for(state, game.legal_ids())
-                play_chosen(game, legal, bot.choose(view(state, state.to_move), legal, rng))
+                play_chosen(game, legal, bot.choose_seat(seat_info(state, state.to_move), legal, rng))
                 moves += 1
         cpu_rates.append(hands / (time.process_time() - cpu))
         wall_rates.append(hands / (time.perf_counter() - wall))

@@ -65,9 +65,16 @@ def serve(port: int, data: str, database_url: str, redis_url: str, profile: str,
 
     from handfoot.server.app import create_app
     from handfoot.server.config import load_settings
+    from handfoot.server.limits import uvicorn_options
 
     settings = load_settings(
-        data_dir=data, host=HOST, port=port, database_url=database_url, redis_url=redis_url, bot_delay=0.0
+        data_dir=data,
+        host=HOST,
+        port=port,
+        database_url=database_url,
+        redis_url=redis_url,
+        bot_delay=0.0,
+        rate_limit=0.0,  # every client is on 127.0.0.1: per-address limits would throttle the load itself
     )
     server = uvicorn.Server(
         uvicorn.Config(
@@ -75,6 +82,7 @@ def serve(port: int, data: str, database_url: str, redis_url: str, profile: str,
             host=HOST,
             port=port,
             log_level="warning",
+            **uvicorn_options(),
             ws_max_queue=64,
             ws_per_message_deflate=deflate,
         )

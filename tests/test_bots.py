@@ -179,3 +179,24 @@ def test_hint_names_a_legal_move_and_a_reason() -> None:
             top = C.KIND_OF[state.pile[-1]]
             assert C.KIND_WORDS[top] in quick.reason or C.RANK_LETTER[top] in quick.reason
             assert f"{len(state.pile)} cards" in quick.reason or "cards in it" in quick.reason
+
+
+def test_the_registry_and_the_bot_interface_import_no_bot() -> None:
+    """No import circle: ``base`` (the interface) and ``registry`` (the names) sit below the bots and
+    import none of them; each bot registers itself, and the package imports every bot."""
+    import ast
+    from pathlib import Path
+
+    import handfoot.bots as package
+
+    folder = Path(package.__file__).parent
+    bot_modules = {"handfoot.bots." + p.stem for p in folder.glob("*.py")} - {
+        "handfoot.bots.__init__",
+        "handfoot.bots.base",
+        "handfoot.bots.registry",
+    }
+    for name in ("base", "registry"):
+        tree = ast.parse((folder / f"{name}.py").read_text())
+        imported = {n.module for n in ast.walk(tree) if isinstance(n, ast.ImportFrom) and n.module}
+        imported |= {a.name for n in ast.walk(tree) if isinstance(n, ast.Import) for a in n.names}
+        assert not imported & bot_modules, f"{name}.py imports {sorted(imported & bot_modules)}"

@@ -13,7 +13,7 @@ from handfoot.bots.base import Bot, LegalMoves, _all_held, atomic_id_in, held_co
 from handfoot.bots.heuristic import Reading, best_id_index, best_index, score_ids, score_moves, score_reading
 from handfoot.bots.ismcts import hand_scores, heuristic_step, reward
 from handfoot.engine import Game, HandState, IllegalMove, Phase, sample_world, view
-from handfoot.engine import hand as H
+from handfoot.engine.legal import legal_ids, move_of_id
 from handfoot.engine.moves import Action, Move
 from handfoot.engine.openings import opening_moves
 from handfoot.rules import PRESET_NAMES, preset
@@ -29,7 +29,7 @@ CASES = [
 
 def engine_legal(state: HandState) -> list[Move]:
     """The legal moves built the slow way: ``move_of_id`` for every id, then the held openings."""
-    moves = [H.move_of_id(state, mid) for mid in H.legal_ids(state)]
+    moves = [move_of_id(state, mid) for mid in legal_ids(state)]
     for move in opening_moves(state):
         if move.action is Action.PICKUP and not _all_held(state, state.to_move, move):
             continue
@@ -64,7 +64,7 @@ def test_legal_moves_are_the_engines_moves_and_the_heuristic_scores_ids_alike(
         seat_view = view(state, seat)
         held = held_counts(seat_view.hand)
         for mid in legal.ids:
-            assert move_of_id_for(held, seat_view.pile_top, mid) == H.move_of_id(state, mid)
+            assert move_of_id_for(held, seat_view.pile_top, mid) == move_of_id(state, mid)
         by_moves = score_moves(seat_view, slow)
         assert score_moves(seat_view, legal) == by_moves
         reading = Reading.of_world(state, seat)

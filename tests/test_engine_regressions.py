@@ -6,7 +6,7 @@ import pickle
 
 from handfoot import cards as C
 from handfoot.engine import Game, IllegalMove, Phase, parse_move
-from handfoot.engine import hand as H
+from handfoot.engine.apply import give_card, take_card
 from handfoot.engine.moves import ASK_ID
 from handfoot.rules import preset
 
@@ -16,8 +16,8 @@ def _one_card_in_foot(game: Game, seat: int, card: str) -> None:
     s = game.state
     for held in range(C.NUM_CARD_IDS):
         while s.hand_cards[seat][held]:
-            H._take(s, seat, held)
-    H._give(s, seat, C.parse_card(card))
+            take_card(s, seat, held)
+    give_card(s, seat, C.parse_card(card))
     s.feet[seat] = []
     s.in_foot[seat] = True
     s.turn_seat = s.to_move = seat
@@ -49,7 +49,7 @@ def test_every_position_in_random_in_laws_play_has_a_move() -> None:
     cannot arise: after a 'no' the asker still holds two or more cards to play on."""
     game = Game(preset("in-laws"), 4, seed=2)
     _one_card_in_foot(game, 1, "5H")
-    H._give(game.state, 1, C.parse_card("6H"))
+    give_card(game.state, 1, C.parse_card("6H"))
     game.state.books[game.state.seating.owner_of[1]] = [3, 0, 0]
     game.apply_text("ask")
     game.apply_text("no")

@@ -66,8 +66,9 @@ from handfoot.engine import (
     score_tally,
     view,
 )
-from handfoot.engine import hand as H
+from handfoot.engine.apply import apply_move
 from handfoot.engine.events import Event
+from handfoot.engine.legal import legal_ids
 from handfoot.engine.moves import ASK_ID, DISCARD_BASE, NEW_BASE, NUM_MOVE_IDS
 from handfoot.engine.scoring import Tally
 from handfoot.engine.serialize import state_from_json, state_to_json
@@ -81,8 +82,10 @@ from handfoot.rules import (
     RedThrees,
     RuleSet,
     WildLimit,
+    apply_overrides,
     preset,
 )
+from handfoot.rules.options import BOOK_ANY
 
 CASES = [(name, players) for name in PRESET_NAMES for players in preset(name).players_allowed]
 # Hands per case by player count (more seats, longer hands): 1,830 hands over the 20 cases.
@@ -213,14 +216,14 @@ def check_listed(game: Game, ids: list[int]) -> None:
         game.verify(move)
         assert parse_move(move_text(move)) == move, f"text {move_text(move)!r} parses to another move"
         world = s.copy()
-        H.apply_move(world, move)
+        apply_move(world, move)
         check_cards(world, f"after {move_text(move)}: ")
     for move in opening_moves(s):
         game.verify(move)
         assert parse_move(move_text(move)) == move, f"text {move_text(move)!r} parses to another move"
         assert len(move.groups) == 1 or move_id(move) == -1, f"compound {move_text(move)} has an id"
         world = s.copy()
-        H.apply_move(world, move)
+        apply_move(world, move)
         check_cards(world, f"after {move_text(move)}: ")
     assert game.legal_moves() == [game.move_of_id(mid) for mid in ids]
 
@@ -331,7 +334,7 @@ def check_views(s: HandState, rng: random.Random) -> None:
     """For every seat and the spectator: the view shows only what that seat may know, does not change
     when hidden cards move, and a world sampled from it gives the same view (and the same legal ids)."""
     assert {f.name for f in fields(View)} == VIEW_CARD_FIELDS | VIEW_OTHER_FIELDS, "View has a new field"
-    legal = H.legal_ids(s)
+    legal = legal_ids(s)
     public = public_counts(s)
     hider = rng.choice((*range(s.players), SPECTATOR))
     for seat in (*range(s.players), SPECTATOR):
@@ -353,7 +356,7 @@ def check_views(s: HandState, rng: random.Random) -> None:
         check_table(world)
         assert view(world, seat) == v, f"seat {seat}: view(sample_world(v)) != v"
         if seat == s.to_move:
-            assert H.legal_ids(world) == legal, f"seat {seat}: legal ids differ in a sampled world"
+            assert legal_ids(world) == legal, f"seat {seat}: legal ids differ in a sampled world"
 
 
 def check_replay(game: Game) -> None:
@@ -380,8 +383,14 @@ def expected_tallies(s: HandState) -> list[Tally]:
             held += [c for c in range(C.NUM_CARD_IDS) for _ in range(s.hand_cards[seat][c])]
             if rules.unplayed_foot_counts:
                 held += s.feet[seat]
+        statuses = [(m.rank, 2 if m.rank == C.WILD_RANK else 1 if m.wilds else 0) for m in books]
+        named = {(rank, status) for rank, status, _ in rules.book_bonuses}
         out.append(
             Tally(
+                priced_books=tuple(sorted(b for b in statuses if b in named or (b[0], BOOK_ANY) in named)),
+                open_wild_melds=sum(
+                    1 for m in melds if m.rank == C.WILD_RANK and len(m.cards) < rules.book_size
+                ),
                 clean_books=sum(1 for m in books if m.rank != C.WILD_RANK and not m.wilds),
                 dirty_books=sum(1 for m in books if m.rank != C.WILD_RANK and m.wilds),
                 wild_books=sum(1 for m in books if m.rank == C.WILD_RANK),
@@ -468,10 +477,12 @@ def run_case(
     full_every: int = FULL_EVERY,
     deep_rate: float = DEEP_RATE,
     make_player: Callable[[random.Random], RandomPlayer] = RandomPlayer,
+    overrides: dict[str, object] | None = None,
 ) -> Counter[str]:
-    """Play ``hands`` hands of random play under a preset, checking every step; returns event counts.
-    Every check runs at each step of one hand in ``full_every``; deep checks at ``deep_rate`` of the rest."""
-    rules = preset(name)
+    """Play ``hands`` hands of random play under a preset (with ``overrides``), checking every step;
+    returns event counts. Every check runs at each step of one hand in ``full_every``; deep checks at
+    ``deep_rate`` of the rest."""
+    rules = apply_overrides(preset(name), overrides or {})
     stats: Counter[str] = Counter()
     played = 0
     while played < hands:
@@ -522,9 +533,9 @@ def run_case(
     return stats
 
 
-def expected_events(name: str, players: int) -> list[str]:
+def expected_events(name: str, players: int, overrides: dict[str, object] | None = None) -> list[str]:
     """What random play must reach under these rules (event names and counters of ``run_case``)."""
-    rules = preset(name)
+    rules = apply_overrides(preset(name), overrides or {})
     need = ["foot", "books", "went_out", "melded", "deep steps"]
     if rules.pickup_allowed:
         need.append("took_pile")
@@ -532,7 +543,8 @@ def expected_events(name: str, players: int) -> list[str]:
         need.append("red_three")
     if rules.permission is not Permission.NONE and rules.partnerships(players):
         need += ["asked", "answered"]
-    if rules.after_out is AfterOut.LAST_ROUND or rules.out_by_meld is OutByMeld.LAST_ROUND:
+    last_round_by_meld = rules.out_by_meld in (OutByMeld.LAST_ROUND, OutByMeld.LAST_ROUND_BONUS)
+    if rules.after_out is AfterOut.LAST_ROUND or last_round_by_meld:
         need.append("last round turns")
     return need
 
@@ -543,6 +555,63 @@ def test_random_play_keeps_every_invariant(name: str, players: int) -> None:
     step, and the interesting states (Foot, books, going out, pile, red 3s, permission, last rounds)."""
     stats = run_case(name, players, HANDS[players], seed=1000 * CASES.index((name, players)))
     missing = [event for event in expected_events(name, players) if not stats[event]]
+    assert not missing, f"random play never reached {missing}: {dict(stats)}"
+
+
+# House rules of other programs, turned on together over a preset (each bundle keeps the rule set valid).
+HOUSE_CASES: list[tuple[str, int, dict[str, object]]] = [
+    (
+        "kitchen-table",
+        4,
+        {
+            "opening_counts_books": True,
+            "opening_waived_if_emptied": True,
+            "book_bonuses": {"clean 7": 1500, "dirty 7": 800, "K": 700, "W": 2500},
+            "wild_melds": True,
+            "wild_meld_penalty": 500,
+            "red_three_bonus_if": "went_out",
+            "pickup_with_wild": True,
+            "foot_pickup_is_draw": True,
+        },
+    ),
+    (
+        "family",
+        3,
+        {
+            "opening_counts_books": True,
+            "opening_waived_if_emptied": True,
+            "book_bonuses": {"A": 1000},
+            "out_by_meld": "end",
+            "pickup_with_wild": True,
+        },
+    ),
+    (
+        "kitchen-table",
+        8,
+        {"players_allowed": [2, 3, 4, 5, 6, 7, 8], "partners_at": [4, 8], "first_upcard": "one"},
+    ),
+    (
+        "marmot",
+        7,
+        {
+            "players_allowed": [7],
+            "default_players": 7,
+            "decks_by_players": {"7": 8},
+            "out_by_meld": "last_round_bonus",
+            "foot_pickup_is_draw": True,
+        },
+    ),
+]
+
+
+@pytest.mark.parametrize(
+    ("name", "players", "overrides"), HOUSE_CASES, ids=[f"{n}-{p}p-house" for n, p, _ in HOUSE_CASES]
+)
+def test_random_play_with_house_options(name: str, players: int, overrides: dict[str, object]) -> None:
+    """The options for other programs' house rules keep every invariant in random play."""
+    index = HOUSE_CASES.index((name, players, overrides))
+    stats = run_case(name, players, 40, seed=500_000 + 1000 * index, overrides=overrides)
+    missing = [event for event in expected_events(name, players, overrides) if not stats[event]]
     assert not missing, f"random play never reached {missing}: {dict(stats)}"
 
 

@@ -40,6 +40,8 @@ def _kind_of_value(name: str, default: object) -> str:
         return "table of card kind -> points"
     if name == "decks_by_players":
         return "table of players -> decks"
+    if name == "book_bonuses":
+        return "table of book -> points"
     if isinstance(default, StrEnum):
         return "one of " + ", ".join(f"`{m.value}`" for m in type(default))
     if isinstance(default, bool):

@@ -201,8 +201,8 @@ def test_unknown_option_is_refused_by_name(tmp_path: Path) -> None:
         ('hand_size = "13"\n', "hand_size", "13", "a whole number"),
         ("hand_size = 12.5\n", "hand_size", 12.5, "a whole number"),
         ("hand_size = true\n", "hand_size", True, "a whole number"),
-        ('first_upcard = "yes"\n', "first_upcard", "yes", "true or false"),
-        ("first_upcard = 1\n", "first_upcard", 1, "true or false"),
+        ('first_upcard = "yes"\n', "first_upcard", "yes", "one of 'none', 'one', 'until_natural'"),
+        ("first_upcard = 1\n", "first_upcard", 1, "one of 'none', 'one', 'until_natural'"),
         ("players_allowed = 4\n", "players_allowed", 4, "a list of whole numbers"),
         ('opening_minimums = [50, "90"]\n', "opening_minimums", [50, "90"], "a list of whole numbers"),
         ("title = 7\n", "title", 7, "text"),
@@ -229,9 +229,9 @@ def test_wrong_type_is_refused(tmp_path: Path, text: str, option: str, value: ob
         ("hand_size = 0\n", "hand_size", 0, "from 1 to 30"),
         ("book_size = 25\n", "book_size", 25, "from 3 to 20"),
         ("draw_count = 0\n", "draw_count", 0, "from 1 to 5"),
-        ("players_allowed = [4, 7]\n", "players_allowed", [4, 7], "player counts from 2 to 6"),
+        ("players_allowed = [4, 9]\n", "players_allowed", [4, 9], "player counts from 2 to 8"),
         ("default_players = 7\n", "default_players", 7, "one of [2, 3, 4, 5, 6]"),
-        ("partners_at = [3]\n", "partners_at", [3], "even player counts of 4 or 6"),
+        ("partners_at = [3]\n", "partners_at", [3], "even player counts of 4, 6 or 8"),
         ("pickup_count = 1\n", "pickup_count", 1, "0 (the whole pile) or 2 or more"),
         ("pickup_naturals_on_meld = 3\n", "pickup_naturals_on_meld", 3, "from 0 to 2"),
         ("opening_thresholds = [5000, 3000]\n", "opening_thresholds", [5000, 3000], "strictly rising"),
@@ -380,3 +380,10 @@ def test_a_refused_override_leaves_the_preset_unchanged() -> None:
         apply_overrides(before, {"hand_size": 0})
     assert preset("head-and-foot") is before
     assert before.hand_size == 13
+
+
+def test_first_upcard_booleans_of_older_files_still_load() -> None:
+    """first_upcard was true/false before it had a third choice: older files and records keep loading."""
+    assert load_rules({"first_upcard": True}).first_upcard == "until_natural"
+    assert load_rules({"first_upcard": False}).first_upcard == "none"
+    assert load_rules({"first_upcard": "one"}).first_upcard == "one"

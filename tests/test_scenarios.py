@@ -32,7 +32,7 @@ import pytest
 
 from handfoot import cards as C
 from handfoot.engine.game import Game
-from handfoot.engine.hand import check
+from handfoot.engine.judge import check
 from handfoot.engine.moves import Move, MoveSyntaxError, decode_id, move_id, parse_move
 from handfoot.engine.scoring import score_lines
 from handfoot.engine.state import HandState

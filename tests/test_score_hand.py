@@ -114,12 +114,19 @@ def test_going_out_bonus_per_sheet(name: str, bonus: int) -> None:
     assert "going out" not in breakdown(rules, stayed)
 
 
-@pytest.mark.parametrize("name", PRESET_NAMES)
+@pytest.mark.parametrize("name", [name for name in PRESET_NAMES if name != "family"])
 def test_clean_500_dirty_300_in_every_sheet(name: str) -> None:
-    """Clean 500 and dirty 300 in 000, 001, 003 and 004 ('500 pts ea'); 002 by RULES.md's choice."""
+    """Clean 500 and dirty 300 in 000, 001, 003 and 004 ('500 pts ea'); 002 names none (below)."""
     rules = preset(name)
     tally = pad_tally(rules, clean_books=2, dirty_books=1, melded_points=230)
     assert breakdown(rules, tally) == {"clean books": 1000, "dirty books": 300, "cards on the table": 230}
+
+
+def test_family_books_score_their_cards_only() -> None:
+    """002 section 9: 'Cards in completed books and melds on table score their value.': no book bonus."""
+    rules = preset("family")
+    tally = pad_tally(rules, clean_books=2, dirty_books=1, melded_points=230)
+    assert score_tally(rules, tally) == 230
 
 
 def test_cards_left_in_hand_and_foot_are_subtracted() -> None:

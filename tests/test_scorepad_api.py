@@ -120,3 +120,4 @@ def test_the_pad_asks_only_for_what_the_rules_score(base: str) -> None:
     assert fields("kitchen-table") == common
     assert fields("in-laws") == [*common[:5], "exact_deals", "short_melds", "went_out"]
     assert "wild_books" in fields("kitchen-table", {"wild_melds": True})
+    assert "open_wild_melds" not in fields("kitchen-table", {"wild_melds": True, "wild_meld_penalty": 0})

@@ -19,7 +19,8 @@ from handfoot.server.testing import SeatClient, running_server
 @pytest.fixture(scope="module")
 def base(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     data: Path = tmp_path_factory.mktemp("hint-data")
-    with running_server(Settings(data_dir=data, port=0, bot_delay=0.0)) as url:
+    # Faster than people play, from one address: rate limits are off here (test_server_abuse tests them).
+    with running_server(Settings(data_dir=data, port=0, bot_delay=0.0, rate_limit=0)) as url:
         yield url
 
 

@@ -29,7 +29,8 @@ CARD_PLACES = {"hand", "melds", "red_threes", "pile", "pile_top"}
 @pytest.fixture(scope="module")
 def base(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     data: Path = tmp_path_factory.mktemp("noleak-data")
-    with running_server(Settings(data_dir=data, port=0, bot_delay=0.0)) as url:
+    # Faster than people play, from one address: rate limits are off here (test_server_abuse tests them).
+    with running_server(Settings(data_dir=data, port=0, bot_delay=0.0, rate_limit=0)) as url:
         yield url
 
 

@@ -474,8 +474,9 @@ function Table({ tableId, token, watchKey, hostKey }: { tableId: string; token: 
   async function join(name: string) {
     if (!token) return;
     try {
-      await api.join(tableId, token, name);
+      const joined = await api.join(tableId, token, name);
       setJoinProblem(null);
+      setTable(joined.table); // the modal closes now, not when the server's next table notice comes
       remember({ id: tableId, rules: table?.rules ?? "", when: "", seat: welcome?.seat ?? 0, token, name });
     } catch (e) {
       setJoinProblem(e instanceof Error ? e.message : String(e));

@@ -1,8 +1,21 @@
-"""Bots: random, heuristic and ISMCTS players that see only a seat's view (see ``base``)."""
+"""Bots: random, heuristic and ISMCTS players that see only a seat's view (see ``base``); importing this
+package registers every built-in bot by name (see ``registry``)."""
 
-from handfoot.bots.base import Bot, bot_names, legal_for, make_bot
+from handfoot.bots import levels as _levels  # noqa: F401  (registers easy, medium, hard)
+from handfoot.bots.base import Bot, legal_for
 from handfoot.bots.heuristic import HeuristicBot
 from handfoot.bots.ismcts import Budget, IsmctsBot
 from handfoot.bots.random_bot import RandomBot
+from handfoot.bots.registry import bot_names, make_bot, register_bot
 
-__all__ = ["Bot", "Budget", "HeuristicBot", "IsmctsBot", "RandomBot", "bot_names", "legal_for", "make_bot"]
+__all__ = [
+    "Bot",
+    "Budget",
+    "HeuristicBot",
+    "IsmctsBot",
+    "RandomBot",
+    "bot_names",
+    "legal_for",
+    "make_bot",
+    "register_bot",
+]

@@ -1,4 +1,4 @@
-"""The bot interface, the legal-move list a runner hands to a bot, and the registry of bots by name.
+"""The bot interface and the legal-move list a runner hands to a bot (the names are in ``registry``).
 
 A bot sees one seat's ``View`` and the list of legal moves, never a ``HandState``: whatever it knows it
 knows from the view, so it cannot cheat. The *runner* (a tournament, the server, the hint command)
@@ -9,27 +9,22 @@ builds that list with ``legal_for``: the engine's atomic legal moves plus the co
 (``legal.ids``) and builds a ``Move`` only when one is read, from the mover's own cards (what
 ``move_of_id`` would pick: lowest suit first). A bot that scores ids reads ``legal.ids`` and
 ``legal.compound`` and builds only the move it plays; any other bot simply indexes or iterates.
-
-Bots are named for the command line: ``random``, ``heuristic``, ``ismcts`` (with an optional budget,
-``ismcts:200`` for 200 iterations, ``ismcts:0.5s`` for half a second), and the levels ``easy``,
-``medium`` and ``hard``.
 """
 
 from __future__ import annotations
 
 import random
 from abc import ABC, abstractmethod
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Iterator, Sequence
 from typing import overload
 
 from handfoot import cards as C
-from handfoot.engine import hand as H
-from handfoot.engine.hand import move_for
+from handfoot.engine.legal import legal_ids
 from handfoot.engine.moves import DECODED as ENGINE_DECODED
-from handfoot.engine.moves import Action, DecodedId, Move, move_id
+from handfoot.engine.moves import Action, DecodedId, Move, move_for, move_id
 from handfoot.engine.openings import opening_moves
 from handfoot.engine.state import HandState, Phase
-from handfoot.engine.views import View
+from handfoot.engine.views import SeatInfo, View
 
 YES = Move(Action.YES)
 NO = Move(Action.NO)
@@ -47,6 +42,12 @@ class Bot(ABC):
     @abstractmethod
     def choose(self, view: View, legal: Sequence[Move], rng: random.Random) -> Move:
         """The move to play: one of ``legal``, for the seat ``view.seat`` (which is ``view.to_move``)."""
+
+    def choose_seat(self, info: SeatInfo, legal: Sequence[Move], rng: random.Random) -> Move:
+        """``choose`` for a runner that hands the seat's ``SeatInfo`` (the same knowledge as its view,
+        cheaper to read): the same contract and the same move as ``choose(info.freeze(), legal, rng)``,
+        which is what this default does; a bot overrides it to read the SeatInfo directly."""
+        return self.choose(info.freeze(), legal, rng)
 
     def answer(self, view: View, rng: random.Random) -> bool:
         """The partner's answer to "May I go out?" (``view.phase`` is ``Phase.ANSWER``): True for yes."""
@@ -181,7 +182,7 @@ def legal_for(state: HandState, ids: Sequence[int] | None = None) -> LegalMoves:
             if move.action is Action.PICKUP and not _all_held(state, seat, move):
                 continue
             compound.append(move)
-    return LegalMoves(H.legal_ids(state) if ids is None else ids, compound, held, top)
+    return LegalMoves(legal_ids(state) if ids is None else ids, compound, held, top)
 
 
 def atomic_id_in(legal: Sequence[Move], move: Move) -> int:
@@ -208,42 +209,3 @@ def _all_held(state: HandState, seat: int, move: Move) -> bool:
 def is_answer(view: View) -> bool:
     """True when the seat is answering its partner's "May I go out?"."""
     return view.phase is Phase.ANSWER
-
-
-BotFactory = Callable[[str], Bot]
-_REGISTRY: dict[str, BotFactory] = {}
-
-
-def register_bot(name: str, factory: BotFactory) -> None:
-    """Make ``factory(options)`` available as ``make_bot(name)`` / ``make_bot(name + ":" + options)``."""
-    _REGISTRY[name] = factory
-
-
-def bot_names() -> list[str]:
-    """Every registered name (bots and levels), sorted."""
-    _load_builtins()
-    return sorted(_REGISTRY)
-
-
-def make_bot(spec: str) -> Bot:
-    """A new bot from a name such as ``heuristic``, ``hard`` or ``ismcts:300`` (options after the colon).
-
-    Raises ValueError naming the known bots for an unknown name or bad options.
-    """
-    _load_builtins()
-    name, _, options = spec.strip().partition(":")
-    factory = _REGISTRY.get(name.lower())
-    if factory is None:
-        raise ValueError(f"unknown bot {name!r}: use one of {', '.join(sorted(_REGISTRY))}")
-    return factory(options)
-
-
-def _load_builtins() -> None:
-    if _REGISTRY:
-        return
-    from handfoot.bots import heuristic, ismcts, levels, random_bot
-
-    random_bot.register()
-    heuristic.register()
-    ismcts.register()
-    levels.register()

@@ -28,10 +28,12 @@ from collections.abc import Sequence
 from typing import Protocol
 
 from handfoot import cards as C
-from handfoot.bots.base import DECODED, Bot, LegalMoves, register_bot
+from handfoot.bots.base import DECODED, NO, YES, Bot, LegalMoves
+from handfoot.bots.registry import register_bot
 from handfoot.engine.moves import YES_ID, Action, Move, group_counts
+from handfoot.engine.pile import IN_HAND_RULES
 from handfoot.engine.state import HandState, Phase, Seating
-from handfoot.engine.views import View
+from handfoot.engine.views import SeatInfo, View
 from handfoot.rules.options import (
     BookAdditions,
     PickupBeforeDown,
@@ -160,6 +162,30 @@ class Reading:
             view.phase,
             view.turn_seat,
         )
+
+    @classmethod
+    def of_seat(cls, info: SeatInfo) -> Reading:
+        """The reading ``Reading(info.freeze())`` would give, read from the seat's ``SeatInfo`` without
+        building the frozen view (what a runner's ``choose_seat`` hands the bot)."""
+        r = cls(None)
+        r._fill(
+            info.rules,
+            info.players,
+            info.seat,
+            info.kinds,
+            info.in_foot,
+            info.hand_counts,
+            info.table,
+            info.books,
+            info.down,
+            info.pile,
+            info.pile_top,
+            info.pile_size,
+            info.stock_size,
+            info.phase,
+            info.turn_seat,
+        )
+        return r
 
     @classmethod
     def of_world(cls, state: HandState, seat: int) -> Reading:
@@ -362,6 +388,18 @@ class HeuristicBot(Bot):
             return legal[0]
         return legal[best_index(score_moves(view, legal))]
 
+    def choose_seat(self, info: SeatInfo, legal: Sequence[Move], rng: random.Random) -> Move:
+        """``choose`` read from the seat's ``SeatInfo``: the same move, without a frozen view."""
+        if len(legal) == 1 and info.phase is not Phase.ANSWER:
+            return legal[0]
+        r = Reading.of_seat(info)
+        if info.phase is Phase.ANSWER:
+            wanted = YES if answer_permission(r) else NO
+            return wanted if wanted in legal else legal[0]
+        if isinstance(legal, LegalMoves) and not legal.compound:
+            return legal[best_id_index(r, legal.ids)]
+        return legal[best_index(score_reading(r, legal))]
+
     def answer(self, view: View, rng: random.Random) -> bool:
         """Yes unless this seat's own cards would cost clearly more than the partner going out brings."""
         return answer_permission(Reading(view))
@@ -551,7 +589,7 @@ def _score_draw(r: Reading, is_draw: bool, naturals: int, wilds: int) -> float:
         return 500.0 + gain * 5 + naturals - 40 * wilds
     if r.in_foot and r.books_done and r.feet_ready and r.size <= 3 and gain > 6:
         return -1.0  # about to go out: a big pile only adds cards to get rid of
-    if r.rules.pickup_before_down is PickupBeforeDown.OPENING_IN_HAND and wilds:
+    if r.rules.pickup_before_down in IN_HAND_RULES and wilds:
         return 100.0 + gain * 3 - 40 * wilds
     return 20.0 + gain * 5 + naturals
 
@@ -701,3 +739,6 @@ def register() -> None:
         return HeuristicBot()
 
     register_bot("heuristic", factory)
+
+
+register()

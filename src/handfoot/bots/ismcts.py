@@ -35,7 +35,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from handfoot import cards as C
-from handfoot.bots.base import DECODED, Bot, LegalMoves, _all_held, legal_for, register_bot
+from handfoot.bots.base import DECODED, Bot, LegalMoves, _all_held, legal_for
 from handfoot.bots.heuristic import (
     Reading,
     answer_permission,
@@ -45,7 +45,10 @@ from handfoot.bots.heuristic import (
     score_reading,
     seating_of,
 )
-from handfoot.engine import hand as H
+from handfoot.bots.registry import register_bot
+from handfoot.engine.apply import apply_checked
+from handfoot.engine.judge import check
+from handfoot.engine.legal import legal_ids, move_of_id
 from handfoot.engine.moves import NO_ID, YES_ID, Action, Move, move_id, move_text
 from handfoot.engine.openings import opening_moves
 from handfoot.engine.scoring import score_tally
@@ -117,12 +120,12 @@ def heuristic_step(world: HandState) -> bool:
     if world.phase is Phase.OVER:
         return False
     seat = world.to_move
-    ids = H.legal_ids(world)
+    ids = legal_ids(world)
     if not ids:
         return False
     r = Reading.of_world(world, seat)
     if world.phase is Phase.ANSWER:
-        H.apply_checked(world, H.move_of_id(world, YES_ID if answer_permission(r) else NO_ID))
+        apply_checked(world, move_of_id(world, YES_ID if answer_permission(r) else NO_ID))
         return True
     compound: list[Move] = []
     if not r.down:
@@ -135,8 +138,8 @@ def heuristic_step(world: HandState) -> bool:
         best = best_index(scores)
     else:
         best = best_id_index(r, ids) if len(ids) > 1 else 0
-    move = H.move_of_id(world, ids[best]) if best < len(ids) else compound[best - len(ids)]
-    H.apply_checked(world, move)
+    move = move_of_id(world, ids[best]) if best < len(ids) else compound[best - len(ids)]
+    apply_checked(world, move)
     return True
 
 
@@ -266,10 +269,10 @@ class IsmctsBot(Bot):
         """Play ``move`` (the root player's) then the heuristic to the end of the hand (or the move
         cap) in ``world``; the reward for ``side``, or None if the move is not legal in this world."""
         mid = move_id(move)
-        in_world = H.move_of_id(world, mid) if mid >= 0 else move
-        if H.check(world, in_world) is not None:
+        in_world = move_of_id(world, mid) if mid >= 0 else move
+        if check(world, in_world) is not None:
             return None
-        H.apply_checked(world, in_world)
+        apply_checked(world, in_world)
         for _ in range(self.rollout_moves):
             if not heuristic_step(world):
                 break
@@ -300,5 +303,7 @@ def register() -> None:
 
     register_bot("ismcts", factory)
 
+
+register()
 
 __all__ = ["Budget", "IsmctsBot", "hand_scores", "heuristic_step", "legal_for", "move_key", "reward"]

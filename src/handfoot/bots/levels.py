@@ -7,10 +7,11 @@
 
 from __future__ import annotations
 
-from handfoot.bots.base import Bot, register_bot
+from handfoot.bots.base import Bot
 from handfoot.bots.heuristic import HeuristicBot
 from handfoot.bots.ismcts import Budget, IsmctsBot
 from handfoot.bots.random_bot import RandomBot
+from handfoot.bots.registry import register_bot
 
 HARD_BUDGET = Budget(iterations=None, seconds=1.0)
 LEVELS: dict[str, str] = {"easy": "random", "medium": "heuristic", "hard": "ismcts (1 s per decision)"}
@@ -37,3 +38,6 @@ def register() -> None:
             return level_bot(level)
 
         register_bot(level, factory)
+
+
+register()

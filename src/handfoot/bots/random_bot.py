@@ -11,7 +11,8 @@ from __future__ import annotations
 import random
 from collections.abc import Sequence
 
-from handfoot.bots.base import Bot, register_bot
+from handfoot.bots.base import Bot
+from handfoot.bots.registry import register_bot
 from handfoot.engine.moves import Action, Move
 from handfoot.engine.state import Phase
 from handfoot.engine.views import View
@@ -51,3 +52,6 @@ def register() -> None:
         return RandomBot()
 
     register_bot("random", factory)
+
+
+register()

@@ -32,6 +32,7 @@ COUNT_KEYS: dict[str, str] = {
     "held_points": "card value of what is left in hands and unplayed Feet, red 3s not",
     "exact_deals": "exact deals (score-pad bonus, rules with exact_deal_bonus)",
     "short_melds": "short openings (score-pad penalty, rules with short_opening_penalty)",
+    "open_wild_melds": "melds of wilds short of a book at the end (rules with wild_meld_penalty)",
 }
 FLAG_KEYS: dict[str, str] = {"went_out": "true for the side that went out"}
 SIDE_KEYS: tuple[str, ...] = (*COUNT_KEYS, *FLAG_KEYS)
@@ -71,6 +72,7 @@ class PadSide:
             went_out=self.went_out,
             exact_deals=c["exact_deals"],
             short_melds=c["short_melds"],
+            open_wild_melds=c["open_wild_melds"],
         )
 
 

@@ -43,15 +43,24 @@ def serve(
         float | None,
         typer.Option("--bot-delay", help="Seconds a bot waits before moving (env HANDFOOT_BOT_DELAY)."),
     ] = None,
+    public_url: Annotated[
+        str | None,
+        typer.Option(
+            "--public-url",
+            help="The address players reach the server at, e.g. https://cards.example.org behind a reverse "
+            "proxy; invitation and watch links are built from it (env HANDFOOT_PUBLIC_URL; default: the "
+            "address the page was opened at).",
+        ),
+    ] = None,
 ) -> None:
-    """Start the server on localhost and print its address; stop it with Ctrl+C.
+    """Start the server and, once it listens, print the address to open; stop it with Ctrl+C.
 
     Tables and their moves are stored as they happen, so a restart picks every game up where it was.
+    A port in use (or any other address it cannot listen on) is one line on stderr and exit status 2.
     """
-    import uvicorn
-
-    from handfoot.server.app import create_app
     from handfoot.server.config import SettingsError, load_settings
+    from handfoot.server.run import ListenError, listen, startup_line
+    from handfoot.server.run import serve as run_server
 
     try:
         settings = load_settings(
@@ -61,10 +70,15 @@ def serve(
             database_url=database_url,
             redis_url=redis_url,
             bot_delay=bot_delay,
+            public_url=public_url,
         )
+        sock = listen(settings.host, settings.port)
+    except (SettingsError, ListenError) as exc:
+        fail(str(exc))
+    try:
         settings.prepare()
     except SettingsError as exc:
+        sock.close()
         fail(str(exc))
-    shown = "localhost" if settings.host in ("127.0.0.1", "::1") else settings.host
-    typer.echo(f"handfoot server at http://{shown}:{settings.port}/  (data: {settings.data_dir.resolve()})")
-    uvicorn.run(create_app(settings), host=settings.host, port=settings.port, log_level="info")
+    bound_port: int = sock.getsockname()[1]
+    run_server(settings, sock, lambda: typer.echo(startup_line(settings, bound_port)))

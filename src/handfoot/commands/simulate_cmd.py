@@ -5,22 +5,30 @@
 
 Games are played in parallel and are reproducible for a seed whatever the worker count. Without
 ``--json`` a table per side is printed (wins with a 95% Wilson interval, mean score per hand, how often
-the side went out, decision times); ``--json`` prints one JSON object (see ``Summary.to_json``). The
-progress bar goes to standard error. Bad input exits with status 2 and one ``error:`` line.
+the side went out, decision times); ``--json`` prints one JSON object (see ``Summary.to_json``).
+Progress goes to standard error after every hand: hands played of the estimated total, games finished,
+time spent and left (a bar on a terminal, else a line every few seconds; ``--quiet`` hides it). Bad
+input, ``--plot`` included, is refused before anything is played. Ctrl-C or SIGTERM stops the worker
+processes and exits with 130 or 143.
 """
 
 from __future__ import annotations
 
 import json
 import os
+import signal
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from pathlib import Path
 from typing import Annotated
 
 import typer
 from rich.console import Console
-from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
+from rich.progress import BarColumn, Progress, TextColumn
 from rich.table import Table
 
 from handfoot.commands import fail, rules_or_fail
+from handfoot.sim.progress import Snapshot
 from handfoot.sim.tournament import DEFAULT_MAX_MOVES, Summary, TournamentConfig, check_config, parse_seats
 from handfoot.sim.tournament import run_tournament as run
 
@@ -51,6 +59,9 @@ MaxMovesOpt = Annotated[
 ]
 
 
+QuietOpt = Annotated[bool, typer.Option("--quiet", "-q", help="No progress on standard error.")]
+
+
 def simulate_command(
     rules: RulesOpt = "kitchen-table",
     players: PlayersOpt = None,
@@ -62,6 +73,7 @@ def simulate_command(
     plot: PlotOpt = None,
     hands: HandsOpt = False,
     max_moves: MaxMovesOpt = DEFAULT_MAX_MOVES,
+    quiet: QuietOpt = False,
 ) -> None:
     """Play bots against each other and report who wins, by how much and how fast."""
     rule_set = rules_or_fail(rules)
@@ -73,19 +85,17 @@ def simulate_command(
         fail(str(err))
     if workers < 0:
         fail("--workers must be 0 (one per core) or more")
+    if plot:
+        check_plot_path(plot)
     pool = workers or os.cpu_count() or 1
-    err_console = Console(stderr=True)
-    with Progress(
-        TextColumn("[progress.description]{task.description}"),
-        BarColumn(),
-        MofNCompleteColumn(),
-        TimeRemainingColumn(),
-        console=err_console,
-        transient=True,
-        disable=not err_console.is_terminal,
-    ) as progress:
-        task = progress.add_task("hands" if hands else "games", total=games)
-        summary = run(config, pool, lambda done: progress.update(task, completed=done))
+    unit = "hands" if hands else "games"
+    try:
+        with stop_on_sigterm(), progress_display(Console(stderr=True), unit, quiet) as show:
+            summary = run(config, pool, show)
+    except (KeyboardInterrupt, Terminated) as stop:
+        signal_name = "SIGTERM" if isinstance(stop, Terminated) else "Ctrl-C"
+        typer.echo(f"stopped by {signal_name}: no results", err=True)
+        raise typer.Exit(143 if isinstance(stop, Terminated) else 130) from None
     data = summary.to_json()
     if json_output:
         typer.echo(json.dumps(data))
@@ -93,13 +103,95 @@ def simulate_command(
         console = Console()
         print_summary(summary, console if console.is_terminal else Console(width=120))
     if plot:
-        try:
-            from handfoot.sim.plot import plot_summary
-        except ImportError:
-            fail("--plot needs matplotlib: pip install 'handfoot[sim]'")
+        from handfoot.sim.plot import plot_summary
+
         plot_summary(summary, plot)
         if not json_output:
             typer.echo(f"plot written to {plot}")
+
+
+def check_plot_path(plot: str) -> None:
+    """Fail (before anything is played) when the plot cannot be written: matplotlib missing, a file
+    type it cannot draw, or a folder that does not exist or cannot be written."""
+    try:
+        from handfoot.sim.plot import supported_formats
+    except ImportError:
+        fail("--plot needs matplotlib: pip install 'handfoot[sim]'")
+    if Path(plot).is_dir():
+        fail(f"--plot {plot} is a folder; give a file name such as {Path(plot) / 'plot.png'}")
+    formats = supported_formats()
+    suffix = Path(plot).suffix.lower().lstrip(".")
+    if suffix not in formats:
+        given = f"'.{suffix}'" if suffix else "no extension"
+        fail(f"--plot {plot}: {given} is not an image type; allowed: {', '.join(sorted(formats))}")
+    folder = Path(plot).parent
+    if not folder.is_dir():
+        fail(f"--plot {plot}: the folder {folder} does not exist")
+    if not os.access(folder, os.W_OK):
+        fail(f"--plot {plot}: the folder {folder} cannot be written to")
+
+
+class Terminated(Exception):
+    """Raised in the main thread when the process receives SIGTERM (see ``stop_on_sigterm``)."""
+
+
+@contextmanager
+def stop_on_sigterm() -> Iterator[None]:
+    """Turn SIGTERM into ``Terminated`` while the block runs, so cleanup (stopping worker processes)
+    happens as on Ctrl-C; the previous handler is restored after."""
+
+    def handler(signum: int, frame: object) -> None:
+        raise Terminated()
+
+    previous = signal.signal(signal.SIGTERM, handler)
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGTERM, previous)
+
+
+# Without a terminal, a progress line at most this often (seconds): a log gets the pace, not every hand.
+LINE_EVERY = 2.0
+
+
+@contextmanager
+def progress_display(console: Console, unit: str, quiet: bool) -> Iterator[Callable[[Snapshot], None]]:
+    """A callback showing a tournament's progress on ``console`` (standard error): on a terminal a bar
+    redrawn after every hand, hands played of the estimated total, games finished and the time left;
+    otherwise the same as text lines, at most one per LINE_EVERY seconds, and the last one. Nothing
+    when ``quiet``."""
+    if quiet:
+        yield lambda snapshot: None
+        return
+    if not console.is_terminal:
+        last = [-LINE_EVERY]
+
+        def line(snapshot: Snapshot) -> None:
+            final = snapshot.games_done == snapshot.games
+            if final or snapshot.elapsed - last[0] >= LINE_EVERY:
+                last[0] = snapshot.elapsed
+                console.print(f"progress: {snapshot.text(unit)}", highlight=False, soft_wrap=True)
+
+        yield line
+        return
+    with Progress(
+        TextColumn("[progress.description]{task.description}"),
+        BarColumn(),
+        TextColumn("{task.fields[line]}"),
+        console=console,
+        transient=True,
+    ) as progress:
+        task = progress.add_task("playing", total=None, line="waiting for the first hand")
+
+        def bar(snapshot: Snapshot) -> None:
+            progress.update(
+                task,
+                total=snapshot.hands_estimate,
+                completed=snapshot.hands_done,
+                line=snapshot.text(unit),
+            )
+
+        yield bar
 
 
 def print_summary(summary: Summary, console: Console) -> None:

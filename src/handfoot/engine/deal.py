@@ -6,10 +6,10 @@ import random
 from dataclasses import dataclass
 
 from handfoot import cards as C
+from handfoot.engine.apply import lay_red_threes_from_hand
 from handfoot.engine.events import Event
-from handfoot.engine.hand import lay_red_threes_from_hand
 from handfoot.engine.state import HandState, Phase
-from handfoot.rules.options import RuleSet
+from handfoot.rules.options import FirstUpcard, RuleSet
 
 
 class DealError(ValueError):
@@ -74,12 +74,13 @@ def deal(
             state.hands[seat][C.KIND_OF[card]] += 1
             state.hand_cards[seat][card] += 1
         state.feet[seat] = list(feet[seat])
-    if not discard_given and rules.first_upcard:
+    upcard = rules.first_upcard
+    if not discard_given and upcard is not FirstUpcard.NONE:
         while stock:
             card = stock.pop()
             pile.append(card)
             kind = C.KIND_OF[card]
-            if not (C.is_wild(kind) or kind == C.RED_THREE):
+            if upcard is FirstUpcard.ONE or not (C.is_wild(kind) or kind == C.RED_THREE):
                 break
     state.stock = stock
     state.pile = pile

@@ -9,10 +9,12 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from handfoot.engine import hand as H
+from handfoot.engine.apply import apply_checked
 from handfoot.engine.deal import DealSpec, deal, hand_rng
 from handfoot.engine.errors import IllegalMove
 from handfoot.engine.events import Event, EventType
+from handfoot.engine.judge import check
+from handfoot.engine.legal import legal_ids, move_of_id
 from handfoot.engine.moves import Move, move_text, parse_move
 from handfoot.engine.scoring import Tally, score_tally
 from handfoot.engine.state import HandState, Phase, Seating
@@ -119,29 +121,29 @@ class Game:
         """Sorted ids of every legal atomic move for ``to_move``."""
         if self.finished:
             return []
-        ids = H.legal_ids(self.state)
+        ids = legal_ids(self.state)
         self._legal_cache = (self.state.hand_index, self.state.move_count, frozenset(ids))
         return ids
 
     def legal_moves(self) -> list[Move]:
         """Every legal atomic move for ``to_move``, in id order, naming cards the player holds."""
-        return [H.move_of_id(self.state, mid) for mid in self.legal_ids()]
+        return [move_of_id(self.state, mid) for mid in self.legal_ids()]
 
     def move_of_id(self, mid: int) -> Move:
         """The Move an atomic id stands for now."""
-        return H.move_of_id(self.state, mid)
+        return move_of_id(self.state, mid)
 
     def verify(self, move: Move) -> None:
         """Raise IllegalMove (rule and reason) if ``move`` is not legal now; changes nothing."""
         if self.finished:
             raise IllegalMove("game_end", "The game is over.", move_text(move))
-        why = H.check(self.state, move)
+        why = check(self.state, move)
         if why is not None:
             raise IllegalMove.of(why, move_text(move))
 
     def is_legal(self, move: Move) -> bool:
         """True if ``move`` is legal now."""
-        return not self.finished and H.check(self.state, move) is None
+        return not self.finished and check(self.state, move) is None
 
     def apply(self, move: Move) -> list[Event]:
         """Verify and play ``move``; returns what it caused.
@@ -152,7 +154,7 @@ class Game:
         return self._play(move)
 
     def _play(self, move: Move) -> list[Event]:
-        events = H.apply_checked(self.state, move)
+        events = apply_checked(self.state, move)
         self.moves[-1].append(move)
         if self.state.phase is Phase.OVER:
             self._finish_hand(events)
@@ -162,7 +164,7 @@ class Game:
         """Play an atomic move by id (raises IllegalMove if it is not legal now)."""
         state = self.state
         cached_hand, cached_count, cached_ids = self._legal_cache
-        move = H.move_of_id(state, mid)
+        move = move_of_id(state, mid)
         if cached_hand == state.hand_index and cached_count == state.move_count and not self.finished:
             if mid not in cached_ids:
                 self.verify(move)  # raises with the reason

@@ -9,7 +9,8 @@ Text forms (the actor is always whoever is to move)::
     ask / yes / no               "May I go out?" and the partner's answer
     keep / swap                  with pick_foot_seen: keep the dealt Hand, or take the other pile as the Hand
 
-Atomic moves have ids (``move_id``): ``draw``, a pickup with 0-3 naturals from the hand, a discard of
+Atomic moves have ids (``move_id``): ``draw``, a pickup with 0-3 naturals from the hand (or one natural
+and one wild, ``pickup_with_wild``), a discard of
 one kind, ask/yes/no, and a single meld group of one card or of three cards. A meld or pickup of several
 groups (an opening) is a compound move: it is verified as a unit and has no id (``-1``).
 Ids depend only on kinds, never on suits; ``Move`` objects name exact cards.
@@ -17,6 +18,7 @@ Ids depend only on kinds, never on suits; ``Move`` objects name exact cards.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from enum import IntEnum
 from typing import NamedTuple
 
@@ -64,6 +66,8 @@ class MoveSyntaxError(ValueError):
 DRAW_ID = 0
 PICKUP_BASE = 1  # + naturals from hand (0..3)
 MAX_PICKUP_NATURALS = 3
+PICKUP_JOKER_ID = 5  # one natural and a joker (pickup_with_wild)
+PICKUP_DEUCE_ID = 6  # one natural and a 2 (pickup_with_wild)
 DISCARD_BASE = 8  # + kind
 ASK_ID = 23
 YES_ID = 24
@@ -136,7 +140,11 @@ def move_id(move: Move) -> int:
     group = move.groups[0]
     naturals, jokers, deuces = group_counts(group)
     if action is Action.PICKUP:
-        if jokers or deuces or naturals > MAX_PICKUP_NATURALS:
+        if jokers or deuces:
+            if naturals != 1 or jokers + deuces != 1:
+                return -1
+            return PICKUP_JOKER_ID if jokers else PICKUP_DEUCE_ID
+        if naturals > MAX_PICKUP_NATURALS:
             return -1
         return PICKUP_BASE + naturals
     if len(group.cards) == 1:
@@ -169,6 +177,10 @@ def _decode(mid: int) -> DecodedId:
         return DecodedId(Action.DRAW)
     if PICKUP_BASE <= mid <= PICKUP_BASE + MAX_PICKUP_NATURALS:
         return DecodedId(Action.PICKUP, naturals=mid - PICKUP_BASE)
+    if mid in (PICKUP_JOKER_ID, PICKUP_DEUCE_ID):
+        return DecodedId(
+            Action.PICKUP, naturals=1, jokers=int(mid == PICKUP_JOKER_ID), deuces=int(mid == PICKUP_DEUCE_ID)
+        )
     if DISCARD_BASE <= mid < DISCARD_BASE + C.NUM_KINDS:
         return DecodedId(Action.DISCARD, kind=mid - DISCARD_BASE)
     if mid == ASK_ID:
@@ -294,3 +306,56 @@ def parse_move(text: str) -> Move:
     raise MoveSyntaxError(
         f"{verb!r} is not a move: use draw, pickup, meld, discard, ask, yes, no, keep or swap"
     )
+
+
+def first_card(held: Sequence[int], kind: int) -> int:
+    """The first card of ``kind`` in ``held`` (counts by card id), lowest suit first (or the kind's first)."""
+    for card in C.IDS_OF_KIND[kind]:
+        if held[card]:
+            return card
+    return C.IDS_OF_KIND[kind][0]
+
+
+def pick_cards(held: Sequence[int], kind: int, count: int, taken: dict[int, int]) -> list[int]:
+    """``count`` cards of ``kind`` from ``held`` (counts by card id), lowest suit first, not reusing the
+    cards counted in ``taken`` (which it updates). Where too few are held, the kind's first card stands
+    in (a move naming it will be refused)."""
+    out: list[int] = []
+    for card in C.IDS_OF_KIND[kind]:
+        spare = held[card] - taken.get(card, 0)
+        while spare > 0 and len(out) < count:
+            out.append(card)
+            taken[card] = taken.get(card, 0) + 1
+            spare -= 1
+        if len(out) == count:
+            break
+    while len(out) < count:
+        out.append(C.IDS_OF_KIND[kind][0])
+    return out
+
+
+def move_for(held: Sequence[int], pile_top: int, mid: int) -> Move:
+    """The Move an atomic id stands for, naming cards from ``held`` (the mover's counts by card id) and
+    the pile's top card (-1: empty). It needs nothing a seat does not see, so a bot can build it from its
+    view. Raises ValueError for a number that is no move id."""
+    decoded = decode_id(mid)
+    action = decoded.action
+    if action is Action.PICKUP:
+        if pile_top < 0:
+            return Move(Action.PICKUP, (Group(-1, ()),))
+        top = C.KIND_OF[pile_top]
+        used: dict[int, int] = {}
+        group = pick_cards(held, top, decoded.naturals, used)
+        group += pick_cards(held, C.JOKER, decoded.jokers, used)
+        group += pick_cards(held, C.DEUCE, decoded.deuces, used)
+        return Move(Action.PICKUP, (Group(top, tuple(group)),))
+    if action is Action.DISCARD:
+        return Move(Action.DISCARD, card=first_card(held, decoded.kind))
+    if action is Action.MELD:
+        taken: dict[int, int] = {}
+        kind = decoded.kind
+        cards = pick_cards(held, kind, decoded.naturals, taken) if kind != C.WILD_RANK else []
+        cards += pick_cards(held, C.JOKER, decoded.jokers, taken)
+        cards += pick_cards(held, C.DEUCE, decoded.deuces, taken)
+        return Move(Action.MELD, (Group(kind, tuple(cards)),))
+    return Move(action)

@@ -8,10 +8,11 @@ it does not list every possible opening.
 from __future__ import annotations
 
 from handfoot import cards as C
-from handfoot.engine import hand as H
-from handfoot.engine.moves import Action, Group, Move
+from handfoot.engine.judge import check
+from handfoot.engine.moves import Action, Group, Move, pick_cards
+from handfoot.engine.pile import pickup_needed, pile_taken, top_refusal
 from handfoot.engine.state import HandState, Phase
-from handfoot.rules.options import PickupBeforeDown, PickupRestFrom, PileVisible, WildLimit
+from handfoot.rules.options import BookAdditions, PickupBeforeDown, PickupRestFrom, PileVisible, WildLimit
 
 
 def _wild_room(s: HandState, naturals: int, wilds: int) -> int:
@@ -32,10 +33,12 @@ def _build(
     values = rules.card_values
     jokers, deuces = counts[C.JOKER], counts[C.DEUCE]
     ranks = sorted(range(C.ACE, C.FOUR + 1), key=lambda r: -counts[r] * values[r])
+    # a book that takes nothing more closes at book_size cards, also within one play
+    most = rules.book_size if rules.book_additions is BookAdditions.NONE else len(C.KIND_OF)
     groups: list[list[int]] = []
     for rank in ranks:
         if counts[rank] >= 3 and counts[rank] >= rules.min_naturals:
-            groups.append([rank, counts[rank], 0, 0])
+            groups.append([rank, min(counts[rank], most), 0, 0])
     for rank in ranks:
         if counts[rank] == 2 and rules.min_naturals <= 2 and jokers + deuces and _wild_room(s, 2, 0):
             if (jokers_first and jokers) or not deuces:
@@ -77,9 +80,9 @@ def _to_groups(
     taken = dict(skip)
     out = []
     for rank, naturals, jokers, deuces in specs:
-        cards = H.pick_cards(s.hand_cards[seat], rank, naturals, taken)
-        cards += H.pick_cards(s.hand_cards[seat], C.JOKER, jokers, taken)
-        cards += H.pick_cards(s.hand_cards[seat], C.DEUCE, deuces, taken)
+        cards = pick_cards(s.hand_cards[seat], rank, naturals, taken)
+        cards += pick_cards(s.hand_cards[seat], C.JOKER, jokers, taken)
+        cards += pick_cards(s.hand_cards[seat], C.DEUCE, deuces, taken)
         out.append(Group(rank, tuple(cards)))
     return out
 
@@ -97,18 +100,18 @@ def opening_moves(s: HandState) -> list[Move]:
             for lean in (True, False):
                 groups = _to_groups(s, seat, _build(s, counts, jokers_first, lean), {})
                 move = Move(Action.MELD, tuple(groups))
-                if groups and move not in out and H.check(s, move) is None:
+                if groups and move not in out and check(s, move) is None:
                     out.append(move)
         return out
     # Draw phase: an opening made on taking the pile (where the rules allow it before going down).
-    if H._top_refusal(s, seat) is not None or s.rules.pickup_before_down is PickupBeforeDown.NEVER:
+    if top_refusal(s, seat) is not None or s.rules.pickup_before_down is PickupBeforeDown.NEVER:
         return []
     top = C.KIND_OF[s.pile[-1]]
-    needed = H.pickup_needed(s, seat)
+    needed = pickup_needed(s, seat)
     if s.hands[seat][top] < needed:
         return []
     first_taken: dict[int, int] = {}
-    first = Group(top, tuple(H.pick_cards(s.hand_cards[seat], top, needed, first_taken)))
+    first = Group(top, tuple(pick_cards(s.hand_cards[seat], top, needed, first_taken)))
     counts = list(s.hands[seat])
     counts[top] -= needed
     # Cards under the top may join the opening only where the player can see them before taking.
@@ -116,7 +119,7 @@ def opening_moves(s: HandState) -> list[Move]:
     pile_seen = rules.pile_visible is PileVisible.ALL and rules.pickup_rest_from is PickupRestFrom.PILE
     use_pile = pile_seen and rules.pickup_before_down is PickupBeforeDown.WITH_OPENING
     if use_pile:
-        for card in H.pile_taken(s):
+        for card in pile_taken(s):
             counts[C.KIND_OF[card]] += 1
     for jokers_first in (False, True):
         specs = [g for g in _build(s, counts, jokers_first, lean=False) if g[0] != top]
@@ -128,7 +131,7 @@ def opening_moves(s: HandState) -> list[Move]:
             else _to_groups(s, seat, specs, first_taken)
         )
         move = Move(Action.PICKUP, (first, *groups))
-        if move not in out and H.check(s, move) is None:
+        if move not in out and check(s, move) is None:
             out.append(move)
     return out
 
@@ -138,7 +141,7 @@ def _to_groups_with_pile(
 ) -> list[Group]:
     """Like ``_to_groups`` but drawing on the cards that will come with the pile when the hand runs short."""
     extra: dict[int, list[int]] = {}
-    for card in H.pile_taken(s):
+    for card in pile_taken(s):
         extra.setdefault(C.KIND_OF[card], []).append(card)
     taken = dict(skip)
     held = s.hand_cards[seat]

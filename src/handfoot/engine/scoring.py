@@ -8,7 +8,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from handfoot.rules.options import RedThrees, RuleSet
+from handfoot import cards as C
+from handfoot.rules.options import RedThreeBonusIf, RedThrees, RuleSet
 
 
 @dataclass(frozen=True)
@@ -20,6 +21,8 @@ class Tally:
     ``red_threes``: red 3s laid down (rules that lay them down). ``held_red_threes``: red 3s still held
     in a hand or an unplayed Foot. ``melded``: the side has melded this hand (for the red-3 bonus).
     ``exact_deals`` and ``short_melds`` are paper-game items the score pad records.
+    ``priced_books``: (rank, status) of each book (counted above too) that the ``book_bonuses`` table
+    prices; ``open_wild_melds``: melds of wilds that are not books (``wild_meld_penalty``).
     """
 
     clean_books: int = 0
@@ -33,6 +36,8 @@ class Tally:
     melded: bool = False
     exact_deals: int = 0
     short_melds: int = 0
+    priced_books: tuple[tuple[int, int], ...] = ()
+    open_wild_melds: int = 0
 
 
 @dataclass(frozen=True)
@@ -44,6 +49,24 @@ class ScoreLine:
     points: int
 
 
+BOOK_WORDS = ("clean books", "dirty books", "wild books")
+
+
+def _book_lines(rules: RuleSet, tally: Tally) -> list[ScoreLine]:
+    """The book bonuses: one line per kind at its usual bonus, one per rank the table prices."""
+    counts = [tally.clean_books, tally.dirty_books, tally.wild_books]
+    bonuses = (rules.clean_book_bonus, rules.dirty_book_bonus, rules.wild_book_bonus)
+    priced: dict[tuple[int, int], int] = {}
+    for rank, status in tally.priced_books:
+        priced[(rank, status)] = priced.get((rank, status), 0) + 1
+        counts[status] -= 1
+    lines = [ScoreLine(BOOK_WORDS[i], counts[i], counts[i] * bonuses[i]) for i in range(3)]
+    for (rank, status), count in sorted(priced.items()):
+        what = "wild books" if status == 2 else f"{BOOK_WORDS[status]} of {C.KIND_PLURALS[rank]}"
+        lines.append(ScoreLine(what, count, count * rules.book_bonus(rank, status)))
+    return lines
+
+
 def score_lines(rules: RuleSet, tally: Tally) -> tuple[ScoreLine, ...]:
     """The breakdown of a side's hand score, item by item (items worth nothing are left out)."""
     lines: list[ScoreLine] = []
@@ -52,12 +75,13 @@ def score_lines(rules: RuleSet, tally: Tally) -> tuple[ScoreLine, ...]:
         if count or points:
             lines.append(ScoreLine(label, count, points))
 
-    add("clean books", tally.clean_books, tally.clean_books * rules.clean_book_bonus)
-    add("dirty books", tally.dirty_books, tally.dirty_books * rules.dirty_book_bonus)
-    add("wild books", tally.wild_books, tally.wild_books * rules.wild_book_bonus)
+    for line in _book_lines(rules, tally):
+        add(line.label, line.count, line.points)
     add("cards on the table", 0, tally.melded_points)
+    add("unfinished wild melds", tally.open_wild_melds, -tally.open_wild_melds * rules.wild_meld_penalty)
     if tally.red_threes:
-        each = rules.red_three_bonus if tally.melded else rules.red_three_unmelded
+        earned = tally.went_out if rules.red_three_bonus_if is RedThreeBonusIf.WENT_OUT else tally.melded
+        each = rules.red_three_bonus if earned else rules.red_three_unmelded
         add("red 3s laid down", tally.red_threes, tally.red_threes * each)
     add("red 3s held", tally.held_red_threes, tally.held_red_threes * rules.red_three_held)
     add("going out", int(tally.went_out), rules.going_out_bonus if tally.went_out else 0)
@@ -84,6 +108,7 @@ def pad_tally(
     went_out: bool = False,
     exact_deals: int = 0,
     short_melds: int = 0,
+    open_wild_melds: int = 0,
 ) -> Tally:
     """A Tally from what a score pad records: ``red_threes`` are laid down where the rules lay them
     down (scored as a bonus once the side has melded), and otherwise held (scored as a penalty)."""
@@ -101,4 +126,5 @@ def pad_tally(
         melded=melded,
         exact_deals=exact_deals,
         short_melds=short_melds,
+        open_wild_melds=open_wild_melds,
     )

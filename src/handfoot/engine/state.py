@@ -1,6 +1,7 @@
 """The data of one hand in play: who holds what, the table, whose turn it is.
 
-``HandState`` is plain mutable data with no rules in it; ``hand.Hand`` plays it. Card holdings are
+``HandState`` is plain mutable data with no rules in it: ``judge.check`` judges moves on it,
+``legal.legal_ids`` lists them and ``apply.apply_move`` plays them. Card holdings are
 kept twice: per kind (what the rules count) and per card id (what is shown), updated together.
 """
 

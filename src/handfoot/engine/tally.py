@@ -3,8 +3,10 @@
 from __future__ import annotations
 
 from handfoot import cards as C
+from handfoot.engine.melding import book_status
 from handfoot.engine.scoring import Tally
 from handfoot.engine.state import HandState
+from handfoot.rules.options import BOOK_ANY
 
 
 def hand_tallies(s: HandState) -> list[Tally]:
@@ -18,17 +20,21 @@ def hand_tallies(s: HandState) -> list[Tally]:
     wild = [0] * sides
     melded_points = [0] * sides
     melded = [False] * sides
+    books = (clean, dirty, wild)
+    priced: list[list[tuple[int, int]]] = [[] for _ in range(sides)]
+    open_wild = [0] * sides
+    table = {(rank, status) for rank, status, _ in rules.book_bonuses}
     for meld in s.melds:
         side = seating.side_of_owner(meld.owner, rules)
         melded[side] = True
         melded_points[side] += sum(values[C.KIND_OF[c]] for c in meld.cards)
-        if len(meld.cards) >= rules.book_size:
-            if meld.rank == C.WILD_RANK:
-                wild[side] += 1
-            elif meld.wilds:
-                dirty[side] += 1
-            else:
-                clean[side] += 1
+        status = book_status(rules, meld.rank, len(meld.cards), meld.wilds)
+        if status >= 0:
+            books[status][side] += 1
+            if (meld.rank, status) in table or (meld.rank, BOOK_ANY) in table:
+                priced[side].append((meld.rank, status))
+        elif meld.rank == C.WILD_RANK:
+            open_wild[side] += 1
     held_points = [0] * sides
     held_red = [0] * sides
     for seat in range(s.players):
@@ -51,6 +57,8 @@ def hand_tallies(s: HandState) -> list[Tally]:
             held_points=held_points[side],
             went_out=side == went_out_side,
             melded=melded[side],
+            priced_books=tuple(sorted(priced[side])),
+            open_wild_melds=open_wild[side],
         )
         for side in range(sides)
     ]

@@ -71,44 +71,156 @@ class View:
     move_count: int
 
 
-def _sorted_hand(s: HandState, seat: int) -> tuple[int, ...]:
-    counts = s.hand_cards[seat]
-    return tuple(card for card in C.DISPLAY_ORDER for _ in range(counts[card]))
+UNKNOWN = 1 << 20  # an upper bound that says nothing (``SeatInfo.caps``)
+
+
+class SeatInfo:
+    """What one seat may know of a hand, read cheaply for a bot's decision (``seat_info``).
+
+    It holds the same knowledge as the seat's ``View`` (``freeze()`` returns that View), in the shapes a
+    bot computes with: the seat's own cards as counts (``kinds`` by kind, ``held`` by card id), hand and
+    Foot sizes per seat, and the table's melds as the engine keeps them. Nothing in it is hidden from the
+    seat: it is built from the seat's own cards and the public table, never from another hand, a Foot's
+    cards, the stock's order or the hidden part of the pile.
+
+    It is meant for the decision it was made for: ``table`` holds the table's own meld objects (read
+    them, never change them), which later moves extend; ``freeze()`` gives a lasting, frozen value.
+    ``caps``, where the runner knows them (``Game.seat_info``), are public upper bounds on the cards of
+    each kind each seat holds, inferred from what everyone saw it do (see ``engine.facts``).
+    """
+
+    __slots__ = (
+        "books",
+        "caps",
+        "dealer",
+        "down",
+        "end_reason",
+        "foot",
+        "foot_counts",
+        "hand_counts",
+        "hand_index",
+        "held",
+        "in_foot",
+        "kinds",
+        "known",
+        "last_round_left",
+        "minimums",
+        "move_count",
+        "out_seat",
+        "permission",
+        "phase",
+        "pile",
+        "pile_size",
+        "pile_top",
+        "players",
+        "red_threes",
+        "rules",
+        "seat",
+        "stock_size",
+        "table",
+        "to_move",
+        "turn_seat",
+    )
+
+    def __init__(self, s: HandState, seat: int, caps: tuple[tuple[int, ...], ...] | None = None) -> None:
+        rules = s.rules
+        self.rules: RuleSet = rules
+        self.players: int = s.players
+        self.seat: int = seat
+        self.hand_index: int = s.hand_index
+        self.dealer: int = s.dealer
+        self.turn_seat: int = s.turn_seat
+        self.to_move: int = s.to_move
+        self.phase: Phase = s.phase
+        self.permission: int = s.permission
+        own = seat >= 0
+        self.kinds: tuple[int, ...] = tuple(s.hands[seat]) if own else _NO_KINDS
+        self.held: tuple[int, ...] = tuple(s.hand_cards[seat]) if own else _NO_CARDS
+        self.foot: tuple[int, ...] = (
+            tuple(sorted(s.feet[seat], key=C.sort_key)) if own and rules.pick_foot_seen else ()
+        )
+        self.hand_counts: tuple[int, ...] = tuple(map(sum, s.hands))
+        self.foot_counts: tuple[int, ...] = tuple(map(len, s.feet))
+        self.in_foot: tuple[bool, ...] = tuple(s.in_foot)
+        self.known: tuple[tuple[int, ...], ...] = tuple(map(tuple, s.known))
+        self.table: tuple[Meld, ...] = tuple(s.melds)
+        self.red_threes: tuple[tuple[int, ...], ...] = tuple(map(tuple, s.red_threes))
+        self.down: tuple[bool, ...] = tuple(s.down)
+        self.minimums: tuple[int, ...] = tuple(s.minimums)
+        self.books: tuple[tuple[int, ...], ...] = tuple(map(tuple, s.books))
+        pile = s.pile
+        self.pile_top: int = pile[-1] if pile else -1
+        self.pile_size: int = len(pile)
+        self.pile: tuple[int, ...] = tuple(pile) if rules.pile_visible is PileVisible.ALL else ()
+        self.stock_size: int = len(s.stock)
+        self.last_round_left: int = s.last_round_left
+        self.out_seat: int = s.out_seat
+        self.end_reason: EndReason = s.end_reason
+        self.move_count: int = s.move_count
+        self.caps: tuple[tuple[int, ...], ...] | None = caps
+
+    @property
+    def hand(self) -> tuple[int, ...]:
+        """The seat's own cards, sorted for display (a View's ``hand``)."""
+        held = self.held
+        return tuple(card for card in C.DISPLAY_ORDER for _ in range(held[card]))
+
+    @property
+    def seats(self) -> tuple[SeatView, ...]:
+        """What anyone may know of each seat (a View's ``seats``)."""
+        return tuple(
+            SeatView(self.hand_counts[p], self.in_foot[p], self.foot_counts[p], self.known[p])
+            for p in range(self.players)
+        )
+
+    @property
+    def melds(self) -> tuple[MeldView, ...]:
+        """The table's melds as frozen values (a View's ``melds``)."""
+        return tuple(MeldView(m.owner, m.rank, tuple(m.cards), m.wilds) for m in self.table)
+
+    def freeze(self) -> View:
+        """The seat's ``View``: the same knowledge as a frozen value."""
+        return View(
+            rules=self.rules,
+            players=self.players,
+            seat=self.seat,
+            hand_index=self.hand_index,
+            dealer=self.dealer,
+            turn_seat=self.turn_seat,
+            to_move=self.to_move,
+            phase=self.phase,
+            permission=self.permission,
+            hand=self.hand,
+            foot=self.foot,
+            seats=self.seats,
+            melds=self.melds,
+            red_threes=self.red_threes,
+            down=self.down,
+            minimums=self.minimums,
+            books=tuple((b[0], b[1], b[2]) for b in self.books),
+            pile_top=self.pile_top,
+            pile_size=self.pile_size,
+            pile=self.pile,
+            stock_size=self.stock_size,
+            last_round_left=self.last_round_left,
+            out_seat=self.out_seat,
+            end_reason=self.end_reason,
+            move_count=self.move_count,
+        )
+
+
+_NO_KINDS = (0,) * C.NUM_KINDS
+_NO_CARDS = (0,) * C.NUM_CARD_IDS
+
+
+def seat_info(s: HandState, seat: int) -> SeatInfo:
+    """What ``seat`` may know of the hand, for a decision (``SPECTATOR``: the public part)."""
+    return SeatInfo(s, seat)
 
 
 def view(s: HandState, seat: int) -> View:
-    """What ``seat`` may know of the hand (``SPECTATOR`` for the public view)."""
-    show_pile = s.rules.pile_visible is PileVisible.ALL
-    return View(
-        rules=s.rules,
-        players=s.players,
-        seat=seat,
-        hand_index=s.hand_index,
-        dealer=s.dealer,
-        turn_seat=s.turn_seat,
-        to_move=s.to_move,
-        phase=s.phase,
-        permission=s.permission,
-        hand=_sorted_hand(s, seat) if seat >= 0 else (),
-        foot=tuple(sorted(s.feet[seat], key=C.sort_key)) if seat >= 0 and s.rules.pick_foot_seen else (),
-        seats=tuple(
-            SeatView(s.hand_size(p), s.in_foot[p], len(s.feet[p]), tuple(s.known[p]))
-            for p in range(s.players)
-        ),
-        melds=tuple(MeldView(m.owner, m.rank, tuple(m.cards), m.wilds) for m in s.melds),
-        red_threes=tuple(tuple(r) for r in s.red_threes),
-        down=tuple(s.down),
-        minimums=tuple(s.minimums),
-        books=tuple((b[0], b[1], b[2]) for b in s.books),
-        pile_top=s.pile[-1] if s.pile else -1,
-        pile_size=len(s.pile),
-        pile=tuple(s.pile) if show_pile else (),
-        stock_size=len(s.stock),
-        last_round_left=s.last_round_left,
-        out_seat=s.out_seat,
-        end_reason=s.end_reason,
-        move_count=s.move_count,
-    )
+    """What ``seat`` may know of the hand (``SPECTATOR`` for the public view), as a frozen value."""
+    return SeatInfo(s, seat).freeze()
 
 
 def spectator_view(s: HandState) -> View:

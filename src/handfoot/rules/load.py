@@ -11,12 +11,21 @@ from importlib import resources
 from pathlib import Path
 from typing import Any
 
+from handfoot import cards as C
 from handfoot.rules.errors import RuleError
-from handfoot.rules.options import CARD_VALUE_KEYS, OPTION_NAMES, RuleSet
+from handfoot.rules.options import BOOK_ANY, BOOK_STATUS_WORDS, CARD_VALUE_KEYS, OPTION_NAMES, RuleSet
 from handfoot.rules.validate import validate
+from handfoot.text import text_problem
 
 PRESET_NAMES: tuple[str, ...] = ("kitchen-table", "head-and-foot", "family", "marmot", "in-laws")
+# The text options and their longest allowed values (they are shown in the lobby and on every table).
+MAX_TEXT = 1000
+TEXT_LIMITS: dict[str, int] = {"name": 64, "title": 120, "summary": MAX_TEXT}
 _FIELD_DEFAULTS: dict[str, Any] = {f.name: f.default for f in fields(RuleSet)}
+# Options that were true/false before they had more choices: what a boolean in an older file means.
+_BOOLEAN_ALIASES: dict[str, dict[bool, str]] = {
+    "first_upcard": {True: "until_natural", False: "none"},
+}
 
 
 def _coerce(option: str, value: Any) -> Any:
@@ -26,8 +35,12 @@ def _coerce(option: str, value: Any) -> Any:
         return _coerce_card_values(value)
     if option == "decks_by_players":
         return _coerce_decks_by_players(value)
+    if option == "book_bonuses":
+        return _coerce_book_bonuses(value)
     if isinstance(default, StrEnum):
         enum_type = type(default)
+        if isinstance(value, bool) and option in _BOOLEAN_ALIASES:
+            value = _BOOLEAN_ALIASES[option][value]
         allowed = ", ".join(repr(m.value) for m in enum_type)
         if not isinstance(value, str) or value not in {m.value for m in enum_type}:
             raise RuleError(option, value, f"one of {allowed}")
@@ -43,6 +56,13 @@ def _coerce(option: str, value: Any) -> Any:
     if isinstance(default, str):
         if not isinstance(value, str):
             raise RuleError(option, value, "text")
+        limit = TEXT_LIMITS.get(option, MAX_TEXT)
+        problem = text_problem(value, limit, line_breaks=option == "summary")
+        if problem:
+            shown = value if len(value) <= 40 else value[:40] + "..."
+            raise RuleError(
+                option, shown, f"text of at most {limit} characters, no control characters", problem
+            )
         return value
     if isinstance(default, tuple):
         if not isinstance(value, list | tuple) or any(
@@ -67,6 +87,44 @@ def _coerce_decks_by_players(value: Any) -> tuple[tuple[int, int], ...]:
             raise RuleError("decks_by_players", {key: decks}, allowed)
         pairs.append((players, decks))
     return tuple(sorted(pairs))
+
+
+BOOK_BONUS_RANKS = "A K Q J T 9 8 7 6 5 4 3 W"
+
+
+def book_bonus_key(rank: int, status: int) -> str:
+    """The rule-file key of a ``book_bonuses`` row: ``"7"``, ``"clean 7"``, ``"dirty 3"``, ``"W"``."""
+    letter = C.RANK_LETTER[rank]
+    return letter if status in (BOOK_ANY, 2) else f"{BOOK_STATUS_WORDS[status]} {letter}"
+
+
+def _coerce_book_bonuses(value: Any) -> tuple[tuple[int, int, int], ...]:
+    """A ``{ "clean 7" = 1500, W = 2500 }`` table as sorted (rank, status, points) rows."""
+    allowed = (
+        f"a table of book -> whole-number bonus; a book is a rank ({BOOK_BONUS_RANKS}; 3 for black 3s, "
+        'W for wilds), optionally after "clean " or "dirty ", e.g. { "clean 7" = 1500, W = 2500 }'
+    )
+    if not isinstance(value, Mapping):
+        raise RuleError("book_bonuses", value, allowed)
+    rows: dict[tuple[int, int], int] = {}
+    for key, points in value.items():
+        words = str(key).split()
+        status = BOOK_ANY
+        if len(words) == 2 and words[0].lower() in BOOK_STATUS_WORDS:
+            status = BOOK_STATUS_WORDS.index(words[0].lower())
+            words = words[1:]
+        try:
+            rank = C.parse_rank(words[0]) if len(words) == 1 else -1
+        except C.CardError:
+            rank = -1
+        if rank < 0 or (rank == C.WILD_RANK and status != BOOK_ANY):
+            raise RuleError("book_bonuses", {key: points}, allowed, f"{key!r} is not a book")
+        if isinstance(points, bool) or not isinstance(points, int):
+            raise RuleError("book_bonuses", {key: points}, allowed)
+        if rank == C.WILD_RANK:
+            status = 2
+        rows[(rank, status)] = points
+    return tuple(sorted((rank, status, points) for (rank, status), points in rows.items()))
 
 
 def _coerce_card_values(value: Any) -> tuple[int, ...]:
@@ -160,6 +218,8 @@ def rules_to_mapping(rules: RuleSet) -> dict[str, Any]:
             value = dict(zip(CARD_VALUE_KEYS, value, strict=False))
         elif f.name == "decks_by_players":
             value = {str(k): v for k, v in value}
+        elif f.name == "book_bonuses":
+            value = {book_bonus_key(rank, status): points for rank, status, points in value}
         elif isinstance(value, StrEnum):
             value = value.value
         elif isinstance(value, tuple):

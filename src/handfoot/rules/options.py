@@ -20,6 +20,14 @@ class WildLimit(StrEnum):
     FEWER_THAN_NATURALS = "fewer_than_naturals"
 
 
+class FirstUpcard(StrEnum):
+    """How the discard pile starts."""
+
+    NONE = "none"
+    ONE = "one"
+    UNTIL_NATURAL = "until_natural"
+
+
 class GameEnd(StrEnum):
     """What ends a game."""
 
@@ -54,7 +62,8 @@ class PickupBeforeDown(StrEnum):
 
     NEVER = "never"
     WITH_OPENING = "with_opening"
-    OPENING_IN_HAND = "opening_in_hand"
+    OPENING_IN_HAND = "opening_in_hand"  # melds of 3+ cards held without the top card make the minimum
+    OPENING_IN_HAND_WITH_PAIR = "opening_in_hand_with_pair"  # as above, the pair for the top card counting
 
 
 class PickupRestFrom(StrEnum):
@@ -92,6 +101,8 @@ class OutByMeld(StrEnum):
     FORBIDDEN = "forbidden"
     OUT = "out"
     LAST_ROUND = "last_round"
+    LAST_ROUND_BONUS = "last_round_bonus"
+    END = "end"
 
 
 class AfterOut(StrEnum):
@@ -99,6 +110,13 @@ class AfterOut(StrEnum):
 
     END = "end"
     LAST_ROUND = "last_round"
+
+
+class RedThreeBonusIf(StrEnum):
+    """When a laid-down red 3 earns its bonus (else it counts red_three_unmelded)."""
+
+    MELDED = "melded"
+    WENT_OUT = "went_out"
 
 
 class EmptyWithoutOut(StrEnum):
@@ -112,6 +130,12 @@ class EmptyWithoutOut(StrEnum):
 # Card values by kind, in kind order (JK, 2, A, K, Q, J, T, 9, 8, 7, 6, 5, 4, black 3, red 3).
 # A red 3 is scored by the red-3 options, never by this table.
 STANDARD_CARD_VALUES: tuple[int, ...] = (50, 20, 20, 10, 10, 10, 10, 10, 10, 5, 5, 5, 5, 5, 0)
+
+
+# ``book_bonuses`` entries are (meld rank kind, book status, points); the status is 0 clean, 1 dirty,
+# 2 wild, or BOOK_ANY for a row that names the rank alone (any book of it).
+BOOK_ANY = -1
+BOOK_STATUS_WORDS: tuple[str, ...] = ("clean", "dirty")
 
 
 def _meta(help_text: str, section: str) -> dict[str, str]:
@@ -133,7 +157,7 @@ class RuleSet:
     # --- 1. table and deal
     players_allowed: tuple[int, ...] = field(
         default=(2, 3, 4, 5, 6),
-        metadata=_meta("Player counts this rule set can be played with (2 to 6).", "table"),
+        metadata=_meta("Player counts this rule set can be played with (2 to 8).", "table"),
     )
     default_players: int = field(default=4, metadata=_meta("Player count used when none is given.", "table"))
     partners_at: tuple[int, ...] = field(
@@ -161,10 +185,13 @@ class RuleSet:
             "table",
         ),
     )
-    first_upcard: bool = field(
-        default=True,
+    first_upcard: FirstUpcard = field(
+        default=FirstUpcard.UNTIL_NATURAL,
         metadata=_meta(
-            "Turn one card up to start the discard pile (a red 3 or wild is covered by another).", "table"
+            "How the discard pile starts: no upcard, exactly one upcard whatever it is, or upcards turned "
+            "until one is neither a red 3 nor a wild (true and false, as older files write it, are "
+            "until_natural and none).",
+            "table",
         ),
     )
     exact_deal_bonus: int = field(
@@ -207,6 +234,21 @@ class RuleSet:
         default=0,
         metadata=_meta(
             "Score-pad penalty for laying down short of the minimum (paper games; software refuses it).",
+            "game",
+        ),
+    )
+    opening_counts_books: bool = field(
+        default=False,
+        metadata=_meta(
+            "The bonuses of the books an opening lay-down completes count toward the opening minimum.",
+            "game",
+        ),
+    )
+    opening_waived_if_emptied: bool = field(
+        default=False,
+        metadata=_meta(
+            "A lay-down that leaves the hand empty (or holding only the card to discard) needs no "
+            "opening minimum.",
             "game",
         ),
     )
@@ -270,7 +312,16 @@ class RuleSet:
         default=PickupBeforeDown.WITH_OPENING,
         metadata=_meta(
             "Before opening: never take the pile; take it when the top card and this turn's melds make "
-            "the minimum; or only when the opening is in hand without the top card.",
+            "the minimum; only when melds of three or more cards held without the top card make it; or "
+            "the same with the pair for the top card counting too.",
+            "turn",
+        ),
+    )
+    pickup_with_wild: bool = field(
+        default=False,
+        metadata=_meta(
+            "Once one's side is down, the pile may also be taken with one natural and one wild of the top "
+            "card's rank.",
             "turn",
         ),
     )
@@ -307,6 +358,12 @@ class RuleSet:
             "A player who melds the last Hand card picks up the Foot at once (else next turn).", "out"
         ),
     )
+    foot_pickup_is_draw: bool = field(
+        default=False,
+        metadata=_meta(
+            "Picking up the Foot at the start of a turn is that turn's draw: play goes on to melding.", "out"
+        ),
+    )
     go_out_books: int = field(default=1, metadata=_meta("Books of any kind needed to go out.", "out"))
     go_out_clean: int = field(default=0, metadata=_meta("Clean books needed to go out.", "out"))
     go_out_dirty: int = field(
@@ -327,8 +384,9 @@ class RuleSet:
     out_by_meld: OutByMeld = field(
         default=OutByMeld.FORBIDDEN,
         metadata=_meta(
-            "Melding one's last card: not allowed (a final discard is required), goes out, or gives the "
-            "others one last turn without a going-out bonus.",
+            "Melding one's last card: not allowed (a final discard is required); goes out as a discard "
+            "would (after_out); gives the others one last turn without the going-out bonus, or with it "
+            "(last_round_bonus); or goes out and ends the hand at once (end).",
             "out",
         ),
     )
@@ -357,6 +415,14 @@ class RuleSet:
         default=-100,
         metadata=_meta("Each laid-down red 3 when the side has not melded this hand.", "scoring"),
     )
+    red_three_bonus_if: RedThreeBonusIf = field(
+        default=RedThreeBonusIf.MELDED,
+        metadata=_meta(
+            "A laid-down red 3 earns red_three_bonus when its side has melded this hand, or only when its "
+            "side went out (otherwise red_three_unmelded).",
+            "scoring",
+        ),
+    )
     red_three_held: int = field(
         default=-100,
         metadata=_meta("Each red 3 still held (in hand or an unplayed Foot) at the end.", "scoring"),
@@ -369,6 +435,20 @@ class RuleSet:
     )
     wild_book_bonus: int = field(
         default=1500, metadata=_meta("Bonus for each wild book (with wild_melds).", "scoring")
+    )
+    book_bonuses: tuple[tuple[int, int, int], ...] = field(
+        default=(),
+        metadata=_meta(
+            'Bonuses of books by rank and kind (a table such as { "clean 7" = 1500, W = 2500 }); a book '
+            "the table does not name earns clean_book_bonus, dirty_book_bonus or wild_book_bonus.",
+            "scoring",
+        ),
+    )
+    wild_meld_penalty: int = field(
+        default=0,
+        metadata=_meta(
+            "Points taken away for each meld of wilds that is not a book at the end of the hand.", "scoring"
+        ),
     )
     going_out_bonus: int = field(default=100, metadata=_meta("Bonus for the side that goes out.", "scoring"))
     unplayed_foot_counts: bool = field(
@@ -385,6 +465,21 @@ class RuleSet:
     def partnerships(self, players: int) -> bool:
         """True when this many players play as pairs of partners."""
         return players in self.partners_at
+
+    def book_bonus(self, rank: int, status: int) -> int:
+        """The bonus of one book of ``rank`` (a meld rank kind) and status (0 clean, 1 dirty, 2 wild)."""
+        best = -1
+        for table_rank, table_status, points in self.book_bonuses:
+            if table_rank == rank:
+                if table_status == status:
+                    return points
+                if table_status == BOOK_ANY:
+                    best = points
+        if best >= 0:
+            return best
+        if status == 0:
+            return self.clean_book_bonus
+        return self.dirty_book_bonus if status == 1 else self.wild_book_bonus
 
     def card_value(self, kind: int) -> int:
         """Points of one card kind (red 3s are scored by the red-3 options, never here)."""

@@ -7,7 +7,7 @@ from handfoot.rules.errors import RuleError
 from handfoot.rules.options import OpeningBy, RuleSet, WildLimit
 
 MIN_PLAYERS = 2
-MAX_PLAYERS = 6
+MAX_PLAYERS = 8
 
 
 def _at_least(rules: RuleSet, option: str, low: int, high: int | None = None) -> None:
@@ -28,7 +28,7 @@ def validate(rules: RuleSet) -> RuleSet:
         raise RuleError("default_players", rules.default_players, f"one of {list(rules.players_allowed)}")
     for count in rules.partners_at:
         if count % 2 or count < 4 or count > MAX_PLAYERS:
-            raise RuleError("partners_at", list(rules.partners_at), "even player counts of 4 or 6")
+            raise RuleError("partners_at", list(rules.partners_at), "even player counts of 4, 6 or 8")
     _at_least(rules, "decks_extra", 0, 6)
     for count, decks in rules.decks_by_players:
         if not MIN_PLAYERS <= count <= MAX_PLAYERS or not 1 <= decks <= 12:
@@ -79,6 +79,20 @@ def validate(rules: RuleSet) -> RuleSet:
     # the other, so each must have its own sign.
     for option in ("clean_book_bonus", "dirty_book_bonus", "wild_book_bonus", "going_out_bonus"):
         _at_least(rules, option, 0)
+    for rank, _status, points in rules.book_bonuses:
+        if points < 0:
+            raise RuleError(
+                "book_bonuses",
+                {C.RANK_LETTER[rank]: points},
+                "bonuses >= 0 (they are added)",
+            )
+        if rank == C.WILD_RANK and not rules.wild_melds:
+            raise RuleError("book_bonuses", {"W": points}, "no W row unless wild_melds = true")
+    _at_least(rules, "wild_meld_penalty", 0)
+    if rules.wild_meld_penalty and not rules.wild_melds:
+        raise RuleError(
+            "wild_meld_penalty", rules.wild_meld_penalty, "0 unless wild_melds = true", "no meld of wilds"
+        )
     _at_least(rules, "exact_deal_bonus", 0)
     if rules.short_opening_penalty < 0:
         raise RuleError(

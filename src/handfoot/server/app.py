@@ -11,14 +11,16 @@ from typing import Any
 
 from fastapi import FastAPI, Request
 from fastapi.exceptions import RequestValidationError
-from fastapi.responses import JSONResponse, Response
+from fastapi.responses import Response
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from handfoot.server import replay, scorepad, web
 from handfoot.server.access import KEY_HEADER, ApiError, visible_table
 from handfoot.server.bot_runner import BotRunner
 from handfoot.server.config import Settings
-from handfoot.server.fanout import broadcast_table, catch_up, catch_up_all, make_fanout
+from handfoot.server.fanout import catch_up, catch_up_all, make_fanout, notice_table
+from handfoot.server.jsonout import SafeJSONResponse
+from handfoot.server.limits import MAX_BODY_BYTES, RATE_LIMITED, BodyLimit, Limiters, client_key
 from handfoot.server.lobby import (
     CreateTable,
     JoinTable,
@@ -36,8 +38,8 @@ from handfoot.server.ws import table_socket
 log = logging.getLogger("handfoot.server")
 
 
-def _error(status: int, code: str, message: str) -> JSONResponse:
-    return JSONResponse({"error": {"code": code, "message": message}}, status_code=status)
+def _error(status: int, code: str, message: str) -> SafeJSONResponse:
+    return SafeJSONResponse({"error": {"code": code, "message": message}}, status_code=status)
 
 
 def create_app(settings: Settings) -> FastAPI:
@@ -58,6 +60,8 @@ def create_app(settings: Settings) -> FastAPI:
         )
         service.announcers.append(fanout.publish)
         app.state.service = service
+        app.state.limits = Limiters.default(settings.rate_limit)
+        app.state.settings = settings
         try:
             yield
         finally:
@@ -65,14 +69,20 @@ def create_app(settings: Settings) -> FastAPI:
             await runner.stop()
             storage.close()
 
-    app = FastAPI(title="handfoot", version=str(PROTOCOL_VERSION), lifespan=lifespan)
+    app = FastAPI(
+        title="handfoot",
+        version=str(PROTOCOL_VERSION),
+        lifespan=lifespan,
+        default_response_class=SafeJSONResponse,
+    )
+    app.add_middleware(BodyLimit, max_bytes=MAX_BODY_BYTES)
 
     @app.exception_handler(ApiError)
-    async def _api_error(_request: Request, exc: ApiError) -> JSONResponse:
+    async def _api_error(_request: Request, exc: ApiError) -> SafeJSONResponse:
         return _error(exc.status, exc.code, exc.message)
 
     @app.exception_handler(RequestValidationError)
-    async def _invalid(_request: Request, exc: RequestValidationError) -> JSONResponse:
+    async def _invalid(_request: Request, exc: RequestValidationError) -> SafeJSONResponse:
         return _error(422, "invalid", validation_text(exc.errors()))
 
     @app.exception_handler(StarletteHTTPException)
@@ -124,13 +134,22 @@ def create_app(settings: Settings) -> FastAPI:
     @app.post("/api/tables", status_code=201)
     async def create_table(body: CreateTable, request: Request) -> dict[str, Any]:
         """Create a table; answers with its summary and a secret invitation per invited seat."""
+        limits: Limiters = request.app.state.limits
+        client = client_key(request.client.host if request.client else None)
+        if not limits.tables.allow(client):
+            raise ApiError(
+                429,
+                RATE_LIMITED,
+                f"too many tables created from your address: at most {limits.tables.rate.describe()}; "
+                f"try again in {limits.tables.wait(client):.0f} s",
+            )
         seats = [(s.kind, s.bot) for s in body.seats] if body.seats is not None else []
         try:
             made = service_of(request).open_table(body.preset, body.options, body.players, seats, body.public)
         except LobbyError as exc:
             raise ApiError(422, "bad_table", str(exc)) from None
         live = made.live
-        base = str(request.base_url).rstrip("/")
+        base = settings.site_url(str(request.base_url))
         return {
             "table": live.info(),
             "invites": [
@@ -157,17 +176,17 @@ def create_app(settings: Settings) -> FastAPI:
             raise ApiError(403, "bad_token", "this seat token does not belong to this table")
         async with live.lock:
             service_of(request).join(live, seat, body.name)
-            await broadcast_table(live)
+            notice_table(live)
         return {"seat": seat, "name": body.name, "table": live.info()}
 
     @app.get("/api/tables/{table_id}/record")
-    async def record(table_id: str, request: Request) -> JSONResponse:
+    async def record(table_id: str, request: Request) -> SafeJSONResponse:
         """A finished game's record (the JSON ``handfoot replay`` reads), as a file download."""
         live = table_of(request, table_id)
         if not live.over:
             raise ApiError(409, "not_finished", "the record can be downloaded once the game is over")
         headers = {"Content-Disposition": f'attachment; filename="handfoot-{live.id}.json"'}
-        return JSONResponse(live.record().to_json(), headers=headers)
+        return SafeJSONResponse(live.record().to_json(), headers=headers)
 
     app.add_api_websocket_route("/ws/tables/{table_id}", table_socket)
     scorepad.register(app)

@@ -13,7 +13,13 @@ redis_url             HANDFOOT_REDIS_URL          none (one process: moves reach
 bot_delay             HANDFOOT_BOT_DELAY          ``0.8`` (seconds before a bot moves)
 snapshot_every        HANDFOOT_SNAPSHOT_EVERY     ``50`` (moves between snapshots)
 away_seconds          HANDFOOT_AWAY_SECONDS       ``60`` (a player gone this long is shown away)
+rate_limit            HANDFOOT_RATE_LIMIT         ``1`` (scales every rate limit; ``0``: none)
+public_url            HANDFOOT_PUBLIC_URL         none (links use the address the page was opened at)
 ====================  ==========================  ==========================================
+
+``public_url`` is the address players reach the server at (``https://cards.example.org``, behind a
+reverse proxy): invitation and watch links are built from it. It is kept as an origin (see
+``public_origin``), which is also what a browser on that site sends in a WebSocket ``Origin`` header.
 
 Several processes can serve the same tables when they share a PostgreSQL ``database_url`` and a
 ``redis_url``: Redis carries "table X is at version N" between them (server.fanout).
@@ -21,10 +27,13 @@ Several processes can serve the same tables when they share a PostgreSQL ``datab
 
 from __future__ import annotations
 
+import ipaddress
 import os
+import re
 from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
+from urllib.parse import urlsplit
 
 DEFAULT_DATA = "handfoot-data"
 DEFAULT_HOST = "127.0.0.1"
@@ -32,10 +41,76 @@ DEFAULT_PORT = 8000
 DEFAULT_BOT_DELAY = 0.8
 DEFAULT_SNAPSHOT_EVERY = 50
 DEFAULT_AWAY_SECONDS = 60.0
+DEFAULT_RATE_LIMIT = 1.0
 
 
 class SettingsError(ValueError):
     """A setting with a value that cannot be used (the message names the setting and what is allowed)."""
+
+
+_DEFAULT_PORTS = {"http": 80, "https": 443}
+_HOST_NAME = re.compile(
+    r"^(?=.{1,253}$)([a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?)(\.[a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?)*\.?$"
+)
+_PUBLIC_URL_ALLOWED = (
+    "an http:// or https:// address with a host and at most a port, such as https://cards.example.org"
+)
+
+
+def public_origin(raw: str) -> str:
+    """The origin ``scheme://host[:port]`` of the public address ``raw``, or ``""`` for an empty ``raw``.
+
+    The scheme and host are lower-cased, a default port (80 for http, 443 for https) and a trailing ``/``
+    are dropped, so the result equals the ``Origin`` a browser sends from that site. Raises SettingsError
+    naming what is wrong when ``raw`` is not http(s), has no host or a malformed one, a bad port, a user
+    name, a path (the game is served at the root of its address), a query or a fragment.
+    """
+    text = raw.strip()
+    if not text:
+        return ""
+
+    def bad(why: str) -> SettingsError:
+        return SettingsError(f"public_url {raw!r} {why}; allowed: {_PUBLIC_URL_ALLOWED}")
+
+    try:
+        parts = urlsplit(text)
+    except ValueError as exc:  # e.g. a bracketed host that is not an IP address
+        raise bad(f"cannot be read as an address ({exc})") from None
+    scheme = parts.scheme.lower()
+    if scheme not in _DEFAULT_PORTS or not text.lower().startswith(f"{scheme}://"):
+        raise bad("is not an http:// or https:// address")
+    if "@" in parts.netloc:
+        raise bad("has a user name in it")
+    if parts.path not in ("", "/"):
+        raise bad(f"has a path ({parts.path}): the game is served at the root of its address")
+    if parts.query or text.endswith("?"):
+        raise bad("has a query (?...)")
+    if parts.fragment or "#" in text:
+        raise bad("has a fragment (#...)")
+    host = (parts.hostname or "").lower()
+    try:
+        port = parts.port
+    except ValueError:
+        raise bad("has a port that is not a number from 1 to 65535") from None
+    if port == 0:
+        raise bad("has port 0")
+    if not host:
+        raise bad("has no host")
+    if parts.netloc.startswith("["):
+        try:
+            ipaddress.IPv6Address(host)
+        except ValueError:
+            raise bad(f"has a malformed IPv6 host ({host})") from None
+        host = f"[{host}]"
+    else:
+        try:
+            host = host.encode("idna").decode("ascii")  # a non-ASCII name as browsers send it (xn--...)
+        except UnicodeError:
+            raise bad(f"has a malformed host name ({host})") from None
+    if not host.startswith("[") and not _HOST_NAME.match(host):
+        raise bad(f"has a malformed host name ({host})")
+    shown_port = "" if port is None or port == _DEFAULT_PORTS[scheme] else f":{port}"
+    return f"{scheme}://{host.rstrip('.')}{shown_port}"
 
 
 @dataclass(frozen=True)
@@ -52,6 +127,17 @@ class Settings:
     bot_delay: float = DEFAULT_BOT_DELAY
     snapshot_every: int = DEFAULT_SNAPSHOT_EVERY
     away_seconds: float = DEFAULT_AWAY_SECONDS
+    rate_limit: float = DEFAULT_RATE_LIMIT  # multiplies each rate limit's burst (server.limits); 0: none
+    public_url: str = ""
+
+    def __post_init__(self) -> None:
+        # Kept as an origin whichever way the settings were made (raises SettingsError for a bad one).
+        object.__setattr__(self, "public_url", public_origin(self.public_url))
+
+    def site_url(self, opened_at: str) -> str:
+        """The base of the links the server hands out (no trailing ``/``): ``public_url`` if set, else
+        ``opened_at``, the address the request came in at (``request.base_url``)."""
+        return self.public_url or opened_at.rstrip("/")
 
     @property
     def db_url(self) -> str:
@@ -93,12 +179,14 @@ def load_settings(
     bot_delay: float | None = None,
     snapshot_every: int | None = None,
     away_seconds: float | None = None,
+    rate_limit: float | None = None,
+    public_url: str | None = None,
 ) -> Settings:
     """Settings from the arguments given (not None), else ``env`` (``os.environ`` by default), else defaults.
 
     Raises SettingsError for an environment value that is not a number where one is needed, a negative
-    number, a port outside 0-65535, ``snapshot_every`` below 1 or a ``redis_url`` that is not a
-    ``redis://``, ``rediss://`` or ``unix://`` URL.
+    number, a port outside 0-65535, ``snapshot_every`` below 1, a ``redis_url`` that is not a
+    ``redis://``, ``rediss://`` or ``unix://`` URL, or a ``public_url`` that ``public_origin`` refuses.
     """
     env = os.environ if env is None else env
     data = Path(data_dir if data_dir is not None else env.get("HANDFOOT_DATA") or DEFAULT_DATA)
@@ -124,6 +212,13 @@ def load_settings(
     )
     if away < 0:
         raise SettingsError(f"away_seconds is {away}; allowed: zero or more seconds")
+    rate = (
+        rate_limit
+        if rate_limit is not None
+        else _number(env, "HANDFOOT_RATE_LIMIT", float, DEFAULT_RATE_LIMIT)
+    )
+    if rate < 0:
+        raise SettingsError(f"rate_limit is {rate}; allowed: zero (no rate limits) or more")
     redis = redis_url if redis_url is not None else env.get("HANDFOOT_REDIS_URL", "")
     if redis and not redis.startswith(("redis://", "rediss://", "unix://")):
         raise SettingsError(f"redis_url is {redis!r}; allowed: a redis://, rediss:// or unix:// URL")
@@ -136,4 +231,6 @@ def load_settings(
         bot_delay=float(delay),
         snapshot_every=every,
         away_seconds=float(away),
+        rate_limit=float(rate),
+        public_url=public_url if public_url is not None else env.get("HANDFOOT_PUBLIC_URL", ""),
     )

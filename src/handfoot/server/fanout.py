@@ -58,10 +58,33 @@ async def broadcast_state(live: LiveTable) -> None:
 
 
 async def broadcast_table(live: LiveTable) -> None:
-    """Send every connection the table's public summary (after a join, connect or disconnect)."""
+    """Send every connection the table's public summary now."""
     message = table_message(live.info())
     for conn in list(live.connections):
         await send(live, conn, message)
+
+
+NOTICE_SECONDS = 1.0  # at most one ``table`` notice a second per table
+
+
+def notice_table(live: LiveTable) -> None:
+    """Send every connection the table's public summary soon (after a join, connect or disconnect): at
+    once if none was sent in the last ``NOTICE_SECONDS``, else once that time is up, one notice with the
+    latest summary for however many changes came meanwhile. So N spectators arriving together cost
+    about N messages, not N squared. Needs a running event loop."""
+    if live.notice_pending:
+        return
+    loop = asyncio.get_running_loop()
+    live.notice_pending = True
+    wait = max(0.0, live.notice_at + NOTICE_SECONDS - loop.time())
+    loop.call_later(wait, lambda: loop.create_task(_send_notice(live)))
+
+
+async def _send_notice(live: LiveTable) -> None:
+    async with live.lock:
+        live.notice_pending = False
+        live.notice_at = asyncio.get_running_loop().time()
+        await broadcast_table(live)
 
 
 # --- between processes -----------------------------------------------------------------------------

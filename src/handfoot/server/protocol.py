@@ -16,10 +16,12 @@ from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, ValidationError,
 
 from handfoot import cards as C
 from handfoot.engine import Event, Seating, View
+from handfoot.text import json_text_problem
 
 PROTOCOL_VERSION = 1
 MAX_MESSAGE_CHARS = 8192
 MAX_MOVE_CHARS = 600
+MAX_DIGITS = 4300  # Python's own limit on turning digits into an int (sys.get_int_max_str_digits)
 MESSAGE_TYPES = ("hello", "move", "sync", "ping", "hint", "host")
 HOST_ACTIONS = ("bot", "person", "rename", "end")
 
@@ -124,16 +126,31 @@ def describe_validation(exc: ValidationError, drop_tag: bool = True) -> str:
     return "; ".join(parts)
 
 
+def load_json(text: str) -> Any:
+    """``text`` parsed as JSON; raises ProtocolError for text that is not JSON, a number of more than
+    ``MAX_DIGITS`` digits, arrays or objects nested deeper than Python's parser goes, and strings holding
+    a lone surrogate (``"\\ud800"``: not a character, so it could never be sent back)."""
+    try:
+        data = json.loads(text)
+    except json.JSONDecodeError as exc:
+        raise ProtocolError(f"not JSON: {exc.msg} at character {exc.pos}") from None
+    except RecursionError:
+        raise ProtocolError("not JSON this server reads: arrays and objects nested too deep") from None
+    except ValueError:  # int() refuses more digits than sys.get_int_max_str_digits()
+        raise ProtocolError(f"not JSON this server reads: a number has at most {MAX_DIGITS} digits") from None
+    problem = json_text_problem(data)
+    if problem:
+        raise ProtocolError(problem)
+    return data
+
+
 def parse_client_message(text: str | bytes) -> AnyClientMessage:
     """The client message in ``text``; raises ProtocolError saying what is wrong with it."""
     if isinstance(text, bytes):
         raise ProtocolError("messages are JSON text frames, not binary frames")
     if len(text) > MAX_MESSAGE_CHARS:
         raise ProtocolError(f"a message has at most {MAX_MESSAGE_CHARS} characters")
-    try:
-        data = json.loads(text)
-    except json.JSONDecodeError as exc:
-        raise ProtocolError(f"not JSON: {exc.msg} at character {exc.pos}") from None
+    data = load_json(text)
     allowed = ", ".join(MESSAGE_TYPES)
     if not isinstance(data, dict):
         raise ProtocolError(f'a message is a JSON object with a "type": one of {allowed}')

@@ -23,11 +23,11 @@ from dataclasses import dataclass
 from typing import Any
 
 from fastapi import FastAPI, Request
-from fastapi.responses import JSONResponse
 
 from handfoot.engine import HandState, move_text, parse_move, score_lines, spectator_view
 from handfoot.record import Record, sorted_codes
 from handfoot.server.access import KEY_HEADER, visible_table
+from handfoot.server.jsonout import SafeJSONResponse
 from handfoot.server.protocol import event_json, seating_json, view_json
 from handfoot.server.tables import TableService, rules_mapping
 
@@ -152,15 +152,15 @@ class ReplayCache:
         return made
 
 
-def _error(status: int, code: str, message: str) -> JSONResponse:
-    return JSONResponse({"error": {"code": code, "message": message}}, status_code=status)
+def _error(status: int, code: str, message: str) -> SafeJSONResponse:
+    return SafeJSONResponse({"error": {"code": code, "message": message}}, status_code=status)
 
 
 def register(app: FastAPI) -> None:
     """Add the replay endpoints to ``app``."""
     cache = ReplayCache()
 
-    async def replay_of(request: Request, table_id: str) -> Replay | JSONResponse:
+    async def replay_of(request: Request, table_id: str) -> Replay | SafeJSONResponse:
         service: TableService = request.app.state.service
         live = visible_table(service, table_id, request.headers.get(KEY_HEADER))
         if not live.over:
@@ -168,10 +168,10 @@ def register(app: FastAPI) -> None:
         return await asyncio.to_thread(cache.get, live.id, live.record())
 
     @app.get("/api/tables/{table_id}/replay", response_model=None)
-    async def replay_summary(table_id: str, request: Request) -> dict[str, Any] | JSONResponse:
+    async def replay_summary(table_id: str, request: Request) -> dict[str, Any] | SafeJSONResponse:
         """A finished game's steps: each move's seat, text, hand and public events."""
         made = await replay_of(request, table_id)
-        if isinstance(made, JSONResponse):
+        if isinstance(made, SafeJSONResponse):
             return made
         service: TableService = request.app.state.service
         live = service.get(table_id)
@@ -193,10 +193,10 @@ def register(app: FastAPI) -> None:
         }
 
     @app.get("/api/tables/{table_id}/replay/{step}", response_model=None)
-    async def replay_step(table_id: str, step: int, request: Request) -> dict[str, Any] | JSONResponse:
+    async def replay_step(table_id: str, step: int, request: Request) -> dict[str, Any] | SafeJSONResponse:
         """The public view of a finished game after ``step`` moves (0: the first deal)."""
         made = await replay_of(request, table_id)
-        if isinstance(made, JSONResponse):
+        if isinstance(made, SafeJSONResponse):
             return made
         if not 0 <= step < len(made.steps):
             return _error(404, "no_step", f"step {step} does not exist; allowed: 0 to {len(made.steps) - 1}")

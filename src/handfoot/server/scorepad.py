@@ -12,12 +12,12 @@ from __future__ import annotations
 from typing import Any
 
 from fastapi import FastAPI
-from fastapi.responses import JSONResponse
 from pydantic import BaseModel, ConfigDict, Field
 
 from handfoot.commands.score_cmd import COUNT_KEYS, FLAG_KEYS, ScoreInputError, parse_pad
 from handfoot.engine import Seating
 from handfoot.rules import PRESET_NAMES, GameEnd, RuleError, RuleSet, load_rules
+from handfoot.server.jsonout import SafeJSONResponse
 
 MAX_HANDS = 100
 
@@ -50,9 +50,9 @@ def _rules(sheet: ScoreSheet) -> RuleSet:
 
 
 def pad_fields(rules: RuleSet) -> list[dict[str, str]]:
-    """The items of the pad that ``rules`` score: wild books only with wild melds, exact deals and short
-    openings only when the rules give them points (red 3s always: laid down they score a bonus, held a
-    penalty). Each is
+    """The items of the pad that ``rules`` score: wild books only with wild melds (unfinished wild
+    melds only when they also cost points), exact deals and short openings only when the rules give
+    them points (red 3s always: laid down they score a bonus, held a penalty). Each is
     ``{"name", "help", "kind"}`` (``count`` or ``flag``)."""
     unused = set()
     if not rules.wild_melds:
@@ -61,6 +61,8 @@ def pad_fields(rules: RuleSet) -> list[dict[str, str]]:
         unused.add("exact_deals")
     if not rules.short_opening_penalty:
         unused.add("short_melds")
+    if not (rules.wild_melds and rules.wild_meld_penalty):
+        unused.add("open_wild_melds")
     return [{"name": k, "help": v, "kind": "count"} for k, v in COUNT_KEYS.items() if k not in unused] + [
         {"name": k, "help": v, "kind": "flag"} for k, v in FLAG_KEYS.items() if k not in unused
     ]
@@ -123,9 +125,9 @@ def register(app: FastAPI) -> None:
     """Add ``POST /api/score`` to ``app`` (a bad sheet is answered 422 with the reason)."""
 
     @app.post("/api/score")
-    async def score(sheet: ScoreSheet) -> JSONResponse:
+    async def score(sheet: ScoreSheet) -> SafeJSONResponse:
         """Score a paper game's sheet with the engine's scoring."""
         try:
-            return JSONResponse(score_sheet(sheet))
+            return SafeJSONResponse(score_sheet(sheet))
         except SheetError as exc:
-            return JSONResponse({"error": {"code": "bad_sheet", "message": str(exc)}}, status_code=422)
+            return SafeJSONResponse({"error": {"code": "bad_sheet", "message": str(exc)}}, status_code=422)

@@ -15,7 +15,7 @@ from typing import Protocol
 
 from handfoot import cards as C
 from handfoot.engine import Action, HandState, Move, Phase, View, opening_moves
-from handfoot.engine import hand as H
+from handfoot.engine.legal import legal_ids, move_of_id
 
 BUILTIN_BOT = "simple"
 PREFERRED_BOT = "medium"  # the registry's default level, when the registry is there
@@ -43,7 +43,7 @@ def legal_moves(state: HandState) -> list[Move]:
         return list(_registry.legal_for(state))
     if state.phase is Phase.OVER:
         return []
-    moves = [H.move_of_id(state, mid) for mid in H.legal_ids(state)]
+    moves = [move_of_id(state, mid) for mid in legal_ids(state)]
     held = Counter(
         card for card in range(C.NUM_CARD_IDS) for _ in range(state.hand_cards[state.to_move][card])
     )

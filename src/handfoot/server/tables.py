@@ -10,6 +10,7 @@ from __future__ import annotations
 import asyncio
 import json
 import logging
+import re
 import secrets
 import time
 from collections.abc import Awaitable, Callable, Sequence
@@ -38,6 +39,16 @@ log = logging.getLogger("handfoot.server")
 HUMAN = "human"
 BOT = "bot"
 ENDED_BY_HOST = "host"
+
+
+# Table ids are ``secrets.token_urlsafe`` text; the column holds up to 32 characters.
+_TABLE_ID = re.compile(r"[A-Za-z0-9_-]{1,32}")
+
+
+def is_table_id(text: str) -> bool:
+    """True if ``text`` could be a table id (URL-safe base64 characters, 1 to 32 of them). Anything else,
+    a NUL byte say, is no table and is answered as one without asking the database."""
+    return _TABLE_ID.fullmatch(text) is not None
 
 
 class LobbyError(ValueError):
@@ -96,6 +107,8 @@ class LiveTable:
     connections: list[Connection] = field(default_factory=list)
     bot_tokens: dict[int, str] = field(default_factory=dict)
     lock: asyncio.Lock = field(default_factory=asyncio.Lock)
+    notice_pending: bool = False  # a ``table`` notice is scheduled (fanout.notice_table)
+    notice_at: float = -1e9  # when the last one was sent (event-loop time)
     public: bool = True
     watch_hash: str | None = None
     host_hash: str | None = None
@@ -337,10 +350,13 @@ class TableService:
             await announcer(live.id, live.version)
 
     def get(self, table_id: str) -> LiveTable | None:
-        """The table with this id (read from storage if another process created it), or None."""
+        """The table with this id (read from storage if another process created it), or None (also for
+        text that cannot be a table id, which never reaches the database)."""
         live = self.tables.get(table_id)
         if live is not None:
             return live
+        if not is_table_id(table_id):
+            return None
         stored = self.storage.load(table_id)
         if stored is None or table_id in self.tables:
             return self.tables.get(table_id)

@@ -18,6 +18,7 @@ from websockets.sync.client import ClientConnection, connect
 
 from handfoot.server.app import create_app
 from handfoot.server.config import Settings
+from handfoot.server.limits import SHUTDOWN_SECONDS, uvicorn_options
 
 
 def free_port() -> int:
@@ -31,7 +32,8 @@ def free_port() -> int:
 @contextmanager
 def running_server(settings: Settings, start_timeout: float = 10.0) -> Iterator[str]:
     """Run the server for ``settings`` (on a free port if ``settings.port`` is 0) until the block ends;
-    yields its base URL (``http://127.0.0.1:PORT``). Stopping waits for the lifespan's shutdown."""
+    yields its base URL (``http://127.0.0.1:PORT``). The web server has ``handfoot serve``'s limits.
+    Stopping waits for the lifespan's shutdown, and raises RuntimeError if the server does not stop."""
     if settings.port == 0:
         settings = replace(settings, port=free_port())
     config = uvicorn.Config(
@@ -40,7 +42,7 @@ def running_server(settings: Settings, start_timeout: float = 10.0) -> Iterator[
         port=settings.port,
         log_level="warning",
         lifespan="on",
-        timeout_graceful_shutdown=1,
+        **uvicorn_options(),
     )
     server = uvicorn.Server(config)
     thread = threading.Thread(target=server.run, name="handfoot-test-server", daemon=True)
@@ -54,11 +56,18 @@ def running_server(settings: Settings, start_timeout: float = 10.0) -> Iterator[
         yield f"http://127.0.0.1:{settings.port}"
     finally:
         server.should_exit = True
-        thread.join(start_timeout)
+        thread.join(SHUTDOWN_SECONDS + start_timeout)
+        if thread.is_alive():
+            raise RuntimeError("the test server did not stop")
 
 
 class SeatClient:
-    """One WebSocket connection to a table: says hello, keeps every message it receives in ``received``."""
+    """One WebSocket connection to a table: says hello, keeps every message it receives in ``received``.
+
+    ``base`` is ``http://...`` or ``https://...`` (then the socket is ``wss://``); ``key`` and ``host`` are
+    a private table's watch key and host key, said in the hello; ``connect_options`` go to
+    ``websockets.sync.client.connect`` as they are (``ssl``, ``server_hostname``, ``sock``, ``origin``...).
+    """
 
     def __init__(
         self,
@@ -69,11 +78,12 @@ class SeatClient:
         *,
         key: str | None = None,
         host: str | None = None,
+        **connect_options: Any,
     ) -> None:
-        url = base.replace("http://", "ws://") + f"/ws/tables/{table_id}"
+        url = "ws" + base.removeprefix("http") + f"/ws/tables/{table_id}"
         self._stack = ExitStack()
         # No keepalive pings: a test may stop a server under an open client and should not print a traceback.
-        connection = connect(url, open_timeout=5, ping_interval=None)
+        connection = connect(url, open_timeout=5, ping_interval=None, **connect_options)
         self.ws: ClientConnection = self._stack.enter_context(connection)
         self.received: list[dict[str, Any]] = []
         hello: dict[str, Any] = {"type": "hello", "protocol": 1}

@@ -9,13 +9,19 @@ from __future__ import annotations
 
 import asyncio
 import time
-from typing import Any
+from contextlib import suppress
+from dataclasses import dataclass
 
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
-from handfoot.server.fanout import broadcast_state, broadcast_table, send, state_for
+from handfoot.server.config import Settings
+from handfoot.server.fanout import broadcast_state, notice_table, send, state_for
 from handfoot.server.hints import answer_hint
 from handfoot.server.host import HostError, apply_host_action
+from handfoot.server.jsonout import json_text
+from handfoot.server.limits import RATE_LIMITED, Limiters, client_key
+from handfoot.server.origin import expected_origins, origin_allowed
+from handfoot.server.outbox import SEND_TIMEOUT, Outbox
 from handfoot.server.pipeline import Refused, play
 from handfoot.server.protocol import (
     PROTOCOL_VERSION,
@@ -37,13 +43,17 @@ from handfoot.server.tables import HUMAN, Connection, LiveTable, LobbyError, Tab
 HELLO_TIMEOUT = 30.0
 CLOSE_BAD_REQUEST = 4400
 CLOSE_BAD_TOKEN = 4401
-CLOSE_PRIVATE = 4403
+CLOSE_BAD_ORIGIN = 4403
+CLOSE_PRIVATE = 4403  # a private table, watched without one of its links
 CLOSE_NO_TABLE = 4404
 
 
 async def _close_with(websocket: WebSocket, code: int, error: str, message: str) -> None:
-    await websocket.send_json(error_message(error, message))
-    await websocket.close(code)
+    """Send an error and close, before the connection has an outbox (never waiting on the client for
+    more than ``SEND_TIMEOUT`` seconds)."""
+    with suppress(Exception):
+        await asyncio.wait_for(websocket.send_text(json_text(error_message(error, message))), SEND_TIMEOUT)
+        await asyncio.wait_for(websocket.close(code), SEND_TIMEOUT)
 
 
 async def _receive(websocket: WebSocket) -> str | bytes | None:
@@ -90,6 +100,13 @@ async def table_socket(websocket: WebSocket, table_id: str) -> None:
     """Serve one client connection to a table until it closes."""
     await websocket.accept()
     service: TableService = websocket.app.state.service
+    settings: Settings = websocket.app.state.settings
+    origin, host = websocket.headers.get("origin"), websocket.headers.get("host")
+    if not origin_allowed(origin, settings.public_url, host):
+        allowed = expected_origins(settings.public_url, host)
+        text = f"a page from {origin!r} may not connect here; allowed: {allowed}"
+        await _close_with(websocket, CLOSE_BAD_ORIGIN, "bad_origin", text)
+        return
     live = service.get(table_id)
     if live is None:
         await _close_with(websocket, CLOSE_NO_TABLE, "no_table", f"there is no table {table_id!r}")
@@ -121,30 +138,52 @@ async def table_socket(websocket: WebSocket, table_id: str) -> None:
             "this table is private: open it with one of its links (an invitation or the watch link)",
         )
         return
-    host = hello.host is not None
+    is_host = hello.host is not None
 
-    async def send_json(message: dict[str, Any]) -> None:
-        await websocket.send_json(message)
+    outbox = Outbox(websocket.send_text)
+    conn = Connection(outbox.put, seat, is_host)
+    limits: Limiters = websocket.app.state.limits
+    client = client_key(websocket.client.host if websocket.client else None)
+    writer = asyncio.get_running_loop().create_task(outbox.run(), name=f"handfoot-send-{live.id}")
+    handler = asyncio.current_task()
+    reading = False
 
-    conn = Connection(send_json, seat, host)
-    async with live.lock:
-        if hello.name and seat is not None:
-            try:
-                service.join(live, seat, hello.name)
-            except LobbyError as exc:
-                await _close_with(websocket, CLOSE_BAD_REQUEST, "bad_message", str(exc))
-                return
-        live.connections.append(conn)
-        welcome = welcome_message(
-            live.id, seat, rules_mapping(live), live.seating, bot_names(), host, list(live.history)
-        )
-        await send(live, conn, welcome)
-        await send(live, conn, state_for(live, seat))
-        await broadcast_table(live)
+    def dropped() -> None:
+        # Stop waiting for the client's next message; never interrupt a message being handled.
+        if reading and handler is not None:
+            handler.cancel()
+
+    outbox.on_drop = dropped
     try:
-        await _serve(websocket, service, live, conn, hello.token)
+        async with live.lock:
+            if hello.name and seat is not None:
+                try:
+                    service.join(live, seat, hello.name)
+                except LobbyError as exc:
+                    await _close_with(websocket, CLOSE_BAD_REQUEST, "bad_message", str(exc))
+                    return
+            live.connections.append(conn)
+            welcome = welcome_message(
+                live.id, seat, rules_mapping(live), live.seating, bot_names(), is_host, list(live.history)
+            )
+            await send(live, conn, welcome)
+            await send(live, conn, state_for(live, seat))
+            notice_table(live)
+        while not outbox.dropped.is_set():
+            reading = True
+            try:
+                raw = await _receive(websocket)
+            finally:
+                reading = False
+            if raw is None:
+                break
+            await _answer(raw, service, live, Peer(conn, hello.token, client, limits))
     except WebSocketDisconnect:
         pass
+    except asyncio.CancelledError:
+        if not outbox.dropped.is_set() or handler is None:
+            raise
+        handler.uncancel()  # dropped while waiting for the client: end quietly
     finally:
         async with live.lock:
             if conn in live.connections:
@@ -152,7 +191,62 @@ async def table_socket(websocket: WebSocket, table_id: str) -> None:
             if seat is not None and seat not in live.connected_seats():
                 live.left_at[seat] = time.monotonic()
                 _tell_when_away(live, seat)
-            await broadcast_table(live)
+            notice_table(live)
+        await outbox.finish(writer)
+
+
+@dataclass(frozen=True)
+class Peer:
+    """Who sent a message: the connection, its seat token, its client key and the rate limits."""
+
+    conn: Connection
+    token: str | None
+    client: str
+    limits: Limiters
+
+
+async def _answer(raw: str | bytes, service: TableService, live: LiveTable, peer: Peer) -> None:
+    """Answer one message of a connection (a message over the connection's rate is refused unread)."""
+    conn, limits = peer.conn, peer.limits
+    if not limits.messages.allow(f"{peer.client} {id(conn)}"):
+        wait = limits.messages.wait(f"{peer.client} {id(conn)}")
+        await send(
+            live,
+            conn,
+            error_message(
+                RATE_LIMITED,
+                f"too many messages: at most {limits.messages.rate.describe()} per connection; "
+                f"this one was ignored (wait {wait:.1f} s)",
+            ),
+        )
+        return
+    try:
+        message = parse_client_message(raw)
+    except ProtocolError as exc:
+        await send(live, conn, error_message("bad_message", str(exc)))
+        return
+    if isinstance(message, Ping):
+        await send(live, conn, {"type": "pong"})
+    elif isinstance(message, Sync):
+        async with live.lock:
+            await send(live, conn, state_for(live, conn.seat))
+    elif isinstance(message, Hello):
+        await send(live, conn, error_message("bad_message", "hello is only the first message"))
+    elif isinstance(message, HintRequest):
+        if not limits.hints.allow(peer.client):
+            wait = limits.hints.wait(peer.client)
+            text = f"too many hints asked from your address: at most {limits.hints.rate.describe()}"
+            await send(live, conn, error_message(RATE_LIMITED, f"{text}; try again in {wait:.0f} s"))
+            return
+        await answer_hint(live, conn, message)
+    elif isinstance(message, HostAction):
+        await _host(service, live, conn, message)
+    elif isinstance(message, MoveMessage):
+        outcome = await play(service, live, peer.token, message.version, message.move)
+        if isinstance(outcome, Refused):
+            await send(
+                live, conn, refused_message(outcome.rule, outcome.message, outcome.version, outcome.move)
+            )
 
 
 def _tell_when_away(live: LiveTable, seat: int) -> None:
@@ -160,47 +254,11 @@ def _tell_when_away(live: LiveTable, seat: int) -> None:
     screen shows the seat as away), unless its player is back by then."""
     left = live.left_at.get(seat)
 
-    async def check() -> None:
-        async with live.lock:
-            if live.left_at.get(seat) == left and live.is_away(seat):
-                await broadcast_table(live)
-
     def fire() -> None:
-        asyncio.get_running_loop().create_task(check())
+        if live.left_at.get(seat) == left and live.is_away(seat):
+            notice_table(live)
 
     asyncio.get_running_loop().call_later(live.away_after + 0.05, fire)
-
-
-async def _serve(
-    websocket: WebSocket, service: TableService, live: LiveTable, conn: Connection, token: str | None
-) -> None:
-    """Answer a connection's messages until it closes."""
-    while True:
-        raw = await _receive(websocket)
-        if raw is None:
-            return
-        try:
-            message = parse_client_message(raw)
-        except ProtocolError as exc:
-            await send(live, conn, error_message("bad_message", str(exc)))
-            continue
-        if isinstance(message, Ping):
-            await send(live, conn, {"type": "pong"})
-        elif isinstance(message, Sync):
-            async with live.lock:
-                await send(live, conn, state_for(live, conn.seat))
-        elif isinstance(message, Hello):
-            await send(live, conn, error_message("bad_message", "hello is only the first message"))
-        elif isinstance(message, HintRequest):
-            await answer_hint(live, conn, message)
-        elif isinstance(message, HostAction):
-            await _host(service, live, conn, message)
-        elif isinstance(message, MoveMessage):
-            outcome = await play(service, live, token, message.version, message.move)
-            if isinstance(outcome, Refused):
-                await send(
-                    live, conn, refused_message(outcome.rule, outcome.message, outcome.version, outcome.move)
-                )
 
 
 async def _host(service: TableService, live: LiveTable, conn: Connection, action: HostAction) -> None:
@@ -220,5 +278,5 @@ async def _host(service: TableService, live: LiveTable, conn: Connection, action
         if action.action in ("end", "bot", "person"):
             await broadcast_state(live)
         else:
-            await broadcast_table(live)
+            notice_table(live)
     service.notify(live)

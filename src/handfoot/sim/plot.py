@@ -7,6 +7,14 @@ from pathlib import Path
 from handfoot.sim.tournament import Summary
 
 
+def supported_formats() -> frozenset[str]:
+    """The file extensions (without the dot) matplotlib can write here. Raises ImportError when
+    matplotlib is not installed."""
+    from matplotlib.backend_bases import FigureCanvasBase
+
+    return frozenset(FigureCanvasBase.get_supported_filetypes())
+
+
 def plot_summary(summary: Summary, path: str | Path) -> None:
     """Write a figure to ``path``: per side, a histogram of hand scores (left) and the win rate with its
     95% Wilson interval (right). Raises ImportError when matplotlib is not installed."""

@@ -12,22 +12,25 @@ which the engine offers the seat to move no legal move is stopped and counted th
 
 from __future__ import annotations
 
-import multiprocessing
 import random
 import time
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Generator, Sequence
+from contextlib import closing
 from dataclasses import dataclass, field
 from functools import partial
 from typing import Any
 
-from handfoot.bots.base import Bot, atomic_id_in, legal_for, make_bot
+from handfoot.bots.base import Bot, atomic_id_in, legal_for
+from handfoot.bots.registry import make_bot
 from handfoot.engine.events import Event
 from handfoot.engine.game import Game
 from handfoot.engine.moves import Move
 from handfoot.engine.state import Seating
-from handfoot.engine.views import view
+from handfoot.engine.views import seat_info
 from handfoot.rules.options import RuleSet
+from handfoot.sim.progress import HandDone, ProgressTracker, Snapshot
 from handfoot.sim.stats import game_points, mean, wilson
+from handfoot.sim.workers import Done, process_map
 
 DEFAULT_MAX_MOVES = 8000
 
@@ -122,8 +125,11 @@ class Summary:
         }
 
 
-def play_game(config: TournamentConfig, index: int) -> GameOutcome:
-    """Play game ``index`` of the tournament ``config`` to its end (or the move cap)."""
+def play_game(
+    config: TournamentConfig, index: int, on_hand: Callable[[HandDone], None] | None = None
+) -> GameOutcome:
+    """Play game ``index`` of the tournament ``config`` to its end (or the move cap); ``on_hand`` is
+    called after every finished hand with the hands played and the leading side's total."""
     rules, players, seed = config.rules, config.players, config.seed
     bots: list[Bot] = [make_bot(spec) for spec in config.seats]
     rngs = [random.Random(derive_seed(seed, index, seat)) for seat in range(players)]
@@ -150,9 +156,9 @@ def play_game(config: TournamentConfig, index: int) -> GameOutcome:
         if not legal:  # the engine left the seat without a legal move: stop rather than crash
             capped = True
             break
-        seat_view = view(state, seat)
+        info = seat_info(state, seat)
         start = clock()
-        move = bots[seat].choose(seat_view, legal, rngs[seat])
+        move = bots[seat].choose_seat(info, legal, rngs[seat])
         spent = clock() - start
         side = seating.side_of[seat]
         decision_sum[side] += spent
@@ -166,6 +172,8 @@ def play_game(config: TournamentConfig, index: int) -> GameOutcome:
         if len(game.results) > hands_before:
             moves_per_hand.append(hand_moves)
             hand_moves = 0
+            if on_hand is not None:
+                on_hand(HandDone(len(game.results), max(game.totals)))
     results = game.results
     totals = list(results[0].scores) if config.single_hands and results else list(game.totals)
     return GameOutcome(
@@ -209,36 +217,72 @@ def check_config(config: TournamentConfig) -> None:
         make_bot(spec)
 
 
-def iter_outcomes(config: TournamentConfig, workers: int = 1) -> Iterator[GameOutcome]:
-    """The outcomes of every game, in game order, played by ``workers`` processes (1: in this one)."""
+def iter_outcomes(
+    config: TournamentConfig,
+    workers: int = 1,
+    on_hand: Callable[[int, HandDone], None] | None = None,
+) -> Generator[GameOutcome, None, None]:
+    """The outcomes of every game, in game order, played by ``workers`` processes (1: in this one);
+    ``on_hand(game, report)`` is called in this process after every finished hand of any game.
+
+    With several processes, closing the iterator (or any exception while it runs, KeyboardInterrupt and
+    SystemExit included) stops every worker before it returns (``handfoot.sim.workers``)."""
     check_config(config)
     indices = range(config.games)
     if workers <= 1 or config.games == 1:
         for index in indices:
-            yield play_game(config, index)
+            report = None if on_hand is None else partial(on_hand, index)
+            yield play_game(config, index, report)
         return
-    with multiprocessing.get_context().Pool(min(workers, config.games)) as pool:
-        yield from pool.imap(partial(_play_in_worker, config), indices, chunksize=1)
+    waiting: dict[int, GameOutcome] = {}
+    following = 0
+    with closing(process_map(partial(_play_in_worker, config), indices, workers)) as messages:
+        for message in messages:
+            if isinstance(message, Done):
+                waiting[message.index] = message.value
+                while following in waiting:
+                    yield waiting.pop(following)
+                    following += 1
+            elif on_hand is not None:
+                on_hand(message.index, message.payload)
 
 
-def _play_in_worker(config: TournamentConfig, index: int) -> GameOutcome:
-    """``play_game`` for a worker process: any error comes back as a RuntimeError naming the game (some
-    exceptions cannot be sent between processes, and the pool would wait for them forever)."""
-    try:
-        return play_game(config, index)
-    except Exception as err:
-        raise RuntimeError(f"game {index} (seed {config.seed}): {type(err).__name__}: {err}") from None
+def _play_in_worker(config: TournamentConfig, index: int, report: Callable[[HandDone], None]) -> GameOutcome:
+    """``play_game`` in a worker process, each finished hand reported to the parent."""
+    return play_game(config, index, report)
+
+
+def tracker_for(config: TournamentConfig) -> ProgressTracker:
+    """A progress tracker for the tournament ``config`` (its games, and how its rules end a game)."""
+    rules = config.rules
+    return ProgressTracker(
+        games=config.games,
+        game_end=rules.game_end,
+        hands_per_game=rules.hands_per_game,
+        target_score=rules.target_score,
+        single_hands=config.single_hands,
+    )
 
 
 def run_tournament(
-    config: TournamentConfig, workers: int = 1, progress: Callable[[int], None] | None = None
+    config: TournamentConfig, workers: int = 1, progress: Callable[[Snapshot], None] | None = None
 ) -> Summary:
-    """Play the tournament and summarise it; ``progress(done)`` is called after every game."""
+    """Play the tournament and summarise it; ``progress(snapshot)`` is called after every finished hand
+    and every finished game, with the hands played and an estimate of the hands and time left."""
     summary = Summary(config)
-    for done, outcome in enumerate(iter_outcomes(config, workers), start=1):
-        summary.outcomes.append(outcome)
+    tracker = tracker_for(config)
+
+    def hand_done(game: int, report: HandDone) -> None:
+        tracker.hand_done(game, report)
         if progress is not None:
-            progress(done)
+            progress(tracker.snapshot())
+
+    with closing(iter_outcomes(config, workers, hand_done)) as outcomes:
+        for outcome in outcomes:
+            summary.outcomes.append(outcome)
+            tracker.game_done(outcome.index, len(outcome.hand_scores))
+            if progress is not None:
+                progress(tracker.snapshot())
     return summary
 
 

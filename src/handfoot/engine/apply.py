@@ -1,0 +1,291 @@
+"""Applying moves: ``apply_move`` verifies then plays; ``apply_checked`` plays a move already judged legal."""
+
+from __future__ import annotations
+
+from handfoot import cards as C
+from handfoot.engine.errors import IllegalMove
+from handfoot.engine.events import Event, EventType
+from handfoot.engine.judge import check
+from handfoot.engine.melding import NEW, NOT_A_BOOK, book_status, go_out_refusal, resolve
+from handfoot.engine.moves import (
+    Action,
+    Move,
+    move_text,
+)
+from handfoot.engine.pile import pile_taken
+from handfoot.engine.state import EndReason, HandState, Meld, Phase
+from handfoot.rules.options import (
+    AfterOut,
+    EmptyWithoutOut,
+    OutByMeld,
+    PickupRestFrom,
+    PileVisible,
+    RedThrees,
+)
+
+KIND_OF = C.KIND_OF
+RED_THREE = C.RED_THREE
+DEUCE = C.DEUCE
+
+
+def _remove_taken(s: HandState, taken: list[int]) -> None:
+    """Remove from the stock or the pile (its top already gone) the cards ``pile_taken`` named."""
+    if not taken:
+        return
+    if s.rules.pickup_rest_from is PickupRestFrom.STOCK:
+        del s.stock[-len(taken) :]
+    else:
+        del s.pile[-len(taken) :]
+
+
+def take_card(s: HandState, seat: int, card: int) -> None:
+    s.hands[seat][KIND_OF[card]] -= 1
+    s.hand_cards[seat][card] -= 1
+    known = s.known[seat]
+    kind = KIND_OF[card]
+    if known[kind]:
+        known[kind] -= 1
+
+
+def give_card(s: HandState, seat: int, card: int) -> None:
+    s.hands[seat][KIND_OF[card]] += 1
+    s.hand_cards[seat][card] += 1
+
+
+def _lay_red_three(s: HandState, seat: int, card: int, events: list[Event]) -> None:
+    s.red_threes[s.seating.side_of[seat]].append(card)
+    events.append(Event(EventType.RED_THREE, seat, (card,)))
+
+
+def _draw_cards(s: HandState, seat: int, count: int, events: list[Event]) -> int:
+    """Draw ``count`` cards from the stock (red 3s laid down and replaced where the rules say)."""
+    lay = s.rules.red_threes is RedThrees.LAY_DOWN
+    drawn = 0
+    stock = s.stock
+    while drawn < count and stock:
+        card = stock.pop()
+        if lay and KIND_OF[card] == RED_THREE:
+            _lay_red_three(s, seat, card, events)
+            continue
+        give_card(s, seat, card)
+        drawn += 1
+    return drawn
+
+
+def lay_red_threes_from_hand(s: HandState, seat: int, events: list[Event]) -> None:
+    """Lay down the red 3s a seat holds and replace them from the stock (rules that lay them down)."""
+    if s.rules.red_threes is not RedThrees.LAY_DOWN:
+        return
+    while s.hands[seat][RED_THREE]:
+        count = s.hands[seat][RED_THREE]
+        for card in C.IDS_OF_KIND[RED_THREE]:
+            while s.hand_cards[seat][card]:
+                take_card(s, seat, card)
+                _lay_red_three(s, seat, card, events)
+        _draw_cards(s, seat, count, events)
+
+
+def _pick_up_foot(s: HandState, seat: int, events: list[Event]) -> None:
+    foot = s.feet[seat]
+    s.feet[seat] = []
+    s.in_foot[seat] = True
+    for card in foot:
+        give_card(s, seat, card)
+    events.append(Event(EventType.FOOT, seat, amount=len(foot)))
+    lay_red_threes_from_hand(s, seat, events)
+
+
+def _lay_group(s: HandState, seat: int, rank: int, cards: list[int] | tuple[int, ...]) -> None:
+    rules = s.rules
+    owner = s.seating.owner_of[seat]
+    wilds = sum(1 for c in cards if KIND_OF[c] <= DEUCE)
+    index = s.meld_of[owner][rank]
+    exists = index >= 0
+    meld = s.melds[index] if exists else None
+    where = resolve(rules, exists, len(meld.cards) if meld is not None else 0, wilds > 0)
+    books = s.books[owner]
+    if where == NEW or meld is None:
+        meld = Meld(owner, rank, list(cards), wilds)
+        s.meld_of[owner][rank] = len(s.melds)
+        s.melds.append(meld)
+        before = NOT_A_BOOK
+    else:
+        before = book_status(rules, rank, len(meld.cards), meld.wilds)
+        meld.cards.extend(cards)
+        meld.wilds += wilds
+    after = book_status(rules, rank, len(meld.cards), meld.wilds)
+    if before != after:
+        if before >= 0:
+            books[before] -= 1
+        if after >= 0:
+            books[after] += 1
+
+
+def _end_hand(s: HandState, reason: EndReason, events: list[Event]) -> None:
+    s.phase = Phase.OVER
+    s.end_reason = reason
+    events.append(Event(EventType.HAND_OVER, s.out_seat, detail=reason.name.lower()))
+
+
+def _start_turn(s: HandState, seat: int, events: list[Event]) -> None:
+    s.turn_seat = seat
+    s.to_move = seat
+    s.phase = Phase.DRAW
+    s.permission = 0
+    events.append(Event(EventType.TURN, seat))
+    if not s.in_foot[seat] and s.hand_size(seat) == 0 and s.feet[seat]:
+        _pick_up_foot(s, seat, events)
+        if s.rules.foot_pickup_is_draw:
+            s.phase = Phase.PLAY
+
+
+def _end_turn(s: HandState, events: list[Event]) -> None:
+    if s.last_round_left > 0:
+        s.last_round_left -= 1
+        if s.last_round_left == 0:
+            _end_hand(s, EndReason.WENT_OUT if s.out_seat >= 0 else EndReason.LAST_ROUND, events)
+            return
+    _start_turn(s, (s.turn_seat + 1) % s.players, events)
+
+
+def _went_out(s: HandState, seat: int, events: list[Event], bonus: bool, end: bool) -> None:
+    """``seat`` emptied hand and Foot with the books made: with ``end`` the hand ends (with the bonus), else
+    a last round begins (with the bonus or without it)."""
+    if bonus:
+        s.out_seat = seat
+        events.append(Event(EventType.WENT_OUT, seat))
+        if end:
+            _end_hand(s, EndReason.WENT_OUT, events)
+            return
+    else:
+        events.append(Event(EventType.LAST_ROUND, seat))
+    s.last_round_left = s.players
+    _end_turn(s, events)
+
+
+def _after_meld(s: HandState, seat: int, events: list[Event]) -> None:
+    """Foot pickup, going out, or an emptied hand after cards left the hand by melding."""
+    if s.hand_size(seat) > 0:
+        return
+    rules = s.rules
+    if not s.in_foot[seat]:
+        if s.feet[seat] and rules.foot_at_once:
+            _pick_up_foot(s, seat, events)
+        else:
+            _end_turn(s, events)
+        return
+    if s.last_round_left > 0:
+        _end_turn(s, events)
+        return
+    if go_out_refusal(s, seat, s.books[s.seating.owner_of[seat]]) is None:
+        by_meld = rules.out_by_meld
+        if by_meld is OutByMeld.OUT:
+            _went_out(s, seat, events, bonus=True, end=rules.after_out is AfterOut.END)
+        else:
+            bonus = by_meld is not OutByMeld.LAST_ROUND
+            _went_out(s, seat, events, bonus=bonus, end=by_meld is OutByMeld.END)
+        return
+    if rules.empty_without_out is EmptyWithoutOut.DRAW_AGAIN and s.stock:
+        drawn = _draw_cards(s, seat, rules.draw_count, events)
+        events.append(Event(EventType.DREW, seat, amount=drawn))
+        return
+    _end_turn(s, events)
+
+
+def _pick_foot(s: HandState, seat: int, swap: bool, events: list[Event]) -> None:
+    """``seat`` keeps its dealt Hand or swaps it with its Foot; after the last seat, play begins."""
+    if swap:
+        held = [card for card in range(C.NUM_CARD_IDS) for _ in range(s.hand_cards[seat][card])]
+        for card in held:
+            take_card(s, seat, card)
+        for card in s.feet[seat]:
+            give_card(s, seat, card)
+        s.feet[seat] = held
+    events.append(Event(EventType.PICKED, seat, detail="swap" if swap else "keep"))
+    following = (seat + 1) % s.players
+    if following != s.first_player:
+        s.to_move = s.turn_seat = following
+        return
+    for offset in range(s.players):
+        lay_red_threes_from_hand(s, (s.first_player + offset) % s.players, events)
+    _start_turn(s, s.first_player, events)
+
+
+def apply_move(s: HandState, move: Move) -> list[Event]:
+    """Verify ``move`` and play it; returns its events. Raises IllegalMove and changes nothing if illegal."""
+    why = check(s, move)
+    if why is not None:
+        raise IllegalMove.of(why, move_text(move))
+    return apply_checked(s, move)
+
+
+def apply_checked(s: HandState, move: Move) -> list[Event]:
+    """Play a move already judged legal by ``check`` (unchecked: callers verify first)."""
+    events: list[Event] = []
+    seat = s.to_move
+    action = move.action
+    s.move_count += 1
+    rules = s.rules
+    if action is Action.DRAW:
+        if not s.stock:
+            _end_hand(s, EndReason.STOCK_EMPTY, events)
+            return events
+        drawn = _draw_cards(s, seat, rules.draw_count, events)
+        events.append(Event(EventType.DREW, seat, amount=drawn))
+        s.phase = Phase.PLAY
+        return events
+    if action is Action.DISCARD:
+        take_card(s, seat, move.card)
+        s.pile.append(move.card)
+        events.append(Event(EventType.DISCARDED, seat, (move.card,)))
+        emptied = s.in_foot[seat] and s.hand_size(seat) == 0 and s.last_round_left < 0
+        if emptied and go_out_refusal(s, seat, s.books[s.seating.owner_of[seat]]) is None:
+            _went_out(s, seat, events, bonus=True, end=rules.after_out is AfterOut.END)
+            return events
+        _end_turn(s, events)
+        return events
+    if action is Action.KEEP or action is Action.SWAP:
+        _pick_foot(s, seat, action is Action.SWAP, events)
+        return events
+    if action is Action.ASK:
+        s.phase = Phase.ANSWER
+        s.to_move = s.seating.partners[seat][0]
+        events.append(Event(EventType.ASKED, seat))
+        return events
+    if action is Action.YES or action is Action.NO:
+        s.permission = 1 if action is Action.YES else -1
+        events.append(Event(EventType.ANSWERED, seat, detail=action.name.lower()))
+        s.phase = Phase.PLAY
+        s.to_move = s.turn_seat
+        return events
+    owner = s.seating.owner_of[seat]
+    if action is Action.PICKUP:
+        taken = pile_taken(s)
+        top_card = s.pile.pop()
+        _remove_taken(s, taken)
+        first = move.groups[0]
+        for card in first.cards:
+            take_card(s, seat, card)
+        _lay_group(s, seat, KIND_OF[top_card], [top_card, *first.cards])
+        visible = rules.pile_visible is PileVisible.ALL and rules.pickup_rest_from is PickupRestFrom.PILE
+        for card in taken:
+            if KIND_OF[card] == RED_THREE and rules.red_threes is RedThrees.LAY_DOWN:
+                _lay_red_three(s, seat, card, events)
+            else:
+                give_card(s, seat, card)
+                if visible:
+                    s.known[seat][KIND_OF[card]] += 1
+        events.append(Event(EventType.TOOK_PILE, seat, (top_card,), amount=len(taken) + 1))
+        s.phase = Phase.PLAY
+        groups = move.groups[1:]
+        events.append(Event(EventType.MELDED, seat, (top_card, *first.cards)))
+    else:
+        groups = move.groups
+    for group in groups:
+        for card in group.cards:
+            take_card(s, seat, card)
+        _lay_group(s, seat, group.rank, group.cards)
+        events.append(Event(EventType.MELDED, seat, group.cards))
+    s.down[owner] = True
+    _after_meld(s, seat, events)
+    return events

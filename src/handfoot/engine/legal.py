@@ -1,0 +1,60 @@
+"""Legal moves: the ids of every atomic move ``check`` accepts, and the Move an id stands for."""
+
+from __future__ import annotations
+
+from handfoot import cards as C
+from handfoot.engine.judge import ask_refusal, discard_refusal
+from handfoot.engine.melding import meld_ids
+from handfoot.engine.moves import (
+    ASK_ID,
+    DISCARD_BASE,
+    DRAW_ID,
+    KEEP_ID,
+    NO_ID,
+    SWAP_ID,
+    YES_ID,
+    Move,
+    first_card,
+    move_for,
+)
+from handfoot.engine.pile import pickup_ids
+from handfoot.engine.state import HandState, Phase
+
+
+def legal_ids(s: HandState) -> list[int]:
+    """Ids of every legal atomic move for whoever is to move, sorted."""
+    phase = s.phase
+    if phase is Phase.OVER:
+        return []
+    if phase is Phase.ANSWER:
+        return [YES_ID, NO_ID]
+    if phase is Phase.PICK_FOOT:
+        return [KEEP_ID, SWAP_ID]
+    seat = s.to_move
+    if phase is Phase.DRAW:
+        pickups = pickup_ids(s, seat)
+        return pickups if pickups and not s.stock else [DRAW_ID, *pickups]
+    legal_melds = meld_ids(s, seat)
+    out = []
+    hand = s.hands[seat]
+    rules = s.rules
+    unrestricted = rules.discard_wilds and rules.discard_playable and not rules.must_play_all
+    if unrestricted and not (s.in_foot[seat] and sum(hand) == 1):
+        out = [DISCARD_BASE + kind for kind in range(C.NUM_KINDS) if hand[kind]]
+    else:
+        for kind in range(C.NUM_KINDS):
+            if (
+                hand[kind]
+                and discard_refusal(s, seat, first_card(s.hand_cards[seat], kind), legal_melds) is None
+            ):
+                out.append(DISCARD_BASE + kind)
+    if ask_refusal(s, seat) is None:
+        out.append(ASK_ID)
+    out.extend(legal_melds)
+    out.sort()
+    return out
+
+
+def move_of_id(s: HandState, mid: int) -> Move:
+    """The Move an atomic id stands for in this position, naming cards the player to move holds."""
+    return move_for(s.hand_cards[s.to_move], s.pile[-1] if s.pile else -1, mid)

@@ -1,0 +1,438 @@
+"""Melding: what a meld may hold, where a group goes, what a play leaves, and going out.
+
+Every check returns a ``Refusal`` (the rule option broken and a sentence for the player) or ``None``.
+``plan_groups`` judges groups laid in order; ``meld_ids`` lists the single groups a seat may lay now.
+"""
+
+from __future__ import annotations
+
+from typing import NamedTuple
+
+from handfoot import cards as C
+from handfoot.engine.errors import Refusal
+from handfoot.engine.moves import (
+    ADD_BASE,
+    NEW_BASE,
+    TRIPLE_COMBOS,
+    Group,
+    group_counts,
+)
+from handfoot.engine.state import HandState
+from handfoot.rules.options import (
+    BookAdditions,
+    EmptyWithoutOut,
+    MeldOwner,
+    OutByMeld,
+    Permission,
+    RuleSet,
+    WildLimit,
+)
+
+KIND_OF = C.KIND_OF
+RED_THREE = C.RED_THREE
+BLACK_THREE = C.BLACK_THREE
+JOKER = C.JOKER
+DEUCE = C.DEUCE
+WILD_RANK = C.WILD_RANK
+
+# Where a group of a rank goes (``resolve``): onto the existing meld, a new meld, or nowhere (closed).
+ADD, NEW, CLOSED = 0, 1, 2
+NOT_A_BOOK = -1  # a meld that is no book (clean 0, dirty 1, wild 2 index ``HandState.books``)
+
+
+class GroupSpec(NamedTuple):
+    """A meld group by counts: its rank, naturals, jokers, deuces and card points."""
+
+    rank: int
+    naturals: int
+    jokers: int
+    deuces: int
+    points: int
+
+
+class Plan(NamedTuple):
+    """What a meld or pickup would leave: the owner's books, the player's cards left, and the book bonuses
+    the play adds (books it completes, at ``RuleSet.book_bonus``)."""
+
+    books: tuple[int, int, int]
+    left: int
+    bonus: int = 0
+
+
+def plural(count: int, word: str) -> str:
+    return f"{count} {word}" if count == 1 else f"{count} {word}s"
+
+
+def book_status(rules: RuleSet, rank: int, size: int, wilds: int) -> int:
+    if size < rules.book_size:
+        return NOT_A_BOOK
+    if rank == WILD_RANK:
+        return 2
+    return 0 if wilds == 0 else 1
+
+
+def resolve(rules: RuleSet, exists: bool, size: int, has_wilds: bool) -> int:
+    """Where a group of a rank goes: onto the existing meld, a new meld, or nowhere (closed)."""
+    if not exists:
+        return NEW
+    if size < rules.book_size:
+        return ADD
+    additions = rules.book_additions
+    if additions is BookAdditions.ANY or (additions is BookAdditions.NATURALS and not has_wilds):
+        return ADD
+    return NEW if rules.new_meld_after_book else CLOSED
+
+
+def meld_shape_refusal(rules: RuleSet, rank: int, naturals: int, wilds: int, new: bool) -> Refusal | None:
+    """Whether a meld of ``naturals`` and ``wilds`` (after the group is laid) keeps the wild rules."""
+    size = naturals + wilds
+    if rank == WILD_RANK:
+        if not rules.wild_melds:
+            return Refusal("wild_melds", "A meld of wilds only is not allowed at this table.")
+        if new and size < 3:
+            return Refusal("wild_melds", "A new meld needs at least three cards.")
+        return None
+    if new and size < 3:
+        return Refusal("min_naturals", "A new meld needs at least three cards.")
+    if rank == BLACK_THREE and wilds:
+        return Refusal("black_three_melds", "Black 3s are melded only as a set of black 3s, with no wilds.")
+    if naturals < rules.min_naturals:
+        return Refusal(
+            "min_naturals",
+            f"A meld needs at least {plural(rules.min_naturals, 'natural card')} of its rank.",
+        )
+    if rules.wild_limit is WildLimit.AT_MOST_NATURALS:
+        if wilds > naturals:
+            return Refusal("wild_limit", "A meld may never hold more wilds than naturals.")
+    elif wilds >= naturals:
+        return Refusal("wild_limit", "A meld must always hold fewer wilds than naturals.")
+    if rules.max_wilds and wilds > rules.max_wilds:
+        return Refusal("max_wilds", f"A meld may hold at most {plural(rules.max_wilds, 'wild card')}.")
+    return None
+
+
+def crossing_refusal(
+    rules: RuleSet, rank: int, naturals: int, wilds: int, added_naturals: int, added_wilds: int
+) -> Refusal | None:
+    """Whether a group adding ``added_naturals`` and ``added_wilds`` to a meld of ``naturals`` and
+    ``wilds`` (0 and 0 for a new meld) may take it past ``book_size`` in one play.
+
+    A book closes at ``book_size`` cards, also in the middle of a play: the play is legal only if its
+    cards could be laid one by one, in some order, each step legal. The best order lays the naturals
+    first and the wilds by the closing card, so past it come naturals only. The shape of the whole meld
+    is judged by ``meld_shape_refusal``; this judges the cards past the closing one.
+    """
+    book = rules.book_size
+    size = naturals + wilds
+    if size >= book or size + added_naturals + added_wilds <= book:
+        return None
+    additions = rules.book_additions
+    if additions is BookAdditions.ANY:
+        return None
+    name = C.KIND_PLURALS[rank] if rank != WILD_RANK else "wilds"
+    if additions is BookAdditions.NONE or rank == WILD_RANK:
+        return Refusal(
+            "book_additions",
+            f"A book closes at {book} cards and then takes nothing more: this play would put "
+            f"{plural(size + added_naturals + added_wilds - book, 'card')} on your closed book of {name}.",
+        )
+    all_wilds = wilds + added_wilds
+    if naturals + all_wilds > book:
+        return Refusal(
+            "book_additions",
+            f"A book closes at {book} cards and then takes naturals only: laid one by one, this play "
+            f"would put a wild on your closed book of {name}.",
+        )
+    return meld_shape_refusal(rules, rank, book - all_wilds, all_wilds, False)
+
+
+def go_out_refusal(s: HandState, seat: int, books: tuple[int, int, int] | list[int]) -> Refusal | None:
+    """Why ``seat`` may not go out with its side holding ``books`` (clean, dirty, wild), or None."""
+    rules = s.rules
+    clean, dirty, wild = books[0], books[1], books[2]
+    if clean < rules.go_out_clean:
+        need = plural(rules.go_out_clean, "clean book")
+        return Refusal("go_out_clean", f"Going out needs {need}; your side has {clean}.")
+    if dirty < rules.go_out_dirty:
+        need = plural(rules.go_out_dirty, "dirty book")
+        return Refusal("go_out_dirty", f"Going out needs {need}; your side has {dirty}.")
+    if wild < rules.go_out_wild:
+        need = plural(rules.go_out_wild, "wild book")
+        return Refusal("go_out_wild", f"Going out needs {need}; your side has {wild}.")
+    if clean + dirty + wild < rules.go_out_books:
+        need = plural(rules.go_out_books, "book")
+        return Refusal("go_out_books", f"Going out needs {need}; your side has {clean + dirty + wild}.")
+    partners = s.seating.partners[seat]
+    if rules.all_feet_to_go_out:
+        for partner in partners:
+            if not s.in_foot[partner]:
+                return Refusal(
+                    "all_feet_to_go_out", "Nobody goes out while a partner has not picked up their Foot."
+                )
+    if partners:
+        if s.permission < 0:
+            return Refusal("permission", "Your partner said no: you may not go out this turn.")
+        if rules.permission is Permission.REQUIRED and s.permission != 1:
+            return Refusal("permission", "Ask your partner 'May I go out?' before going out.")
+    return None
+
+
+def exit_refusal(s: HandState, seat: int, plan: Plan) -> Refusal | None:
+    """Whether leaving ``plan.left`` cards after a meld or pickup is allowed (keeping a card to discard)."""
+    if not s.in_foot[seat] or plan.left >= 2:
+        return None
+    rules = s.rules
+    why = go_out_refusal(s, seat, plan.books)
+    if plan.left == 1:
+        if why is None or rules.empty_without_out is not EmptyWithoutOut.FORBIDDEN:
+            return None
+        return Refusal(why.rule, f"Keep a card to discard: you cannot go out yet. {why.message}")
+    if why is None:
+        if rules.out_by_meld is OutByMeld.FORBIDDEN:
+            return Refusal("out_by_meld", "Going out needs a final discard: keep a card to discard.")
+        return None
+    if rules.empty_without_out is EmptyWithoutOut.FORBIDDEN:
+        return Refusal(why.rule, f"You may not play your last card: you cannot go out yet. {why.message}")
+    return None
+
+
+def others_have_meld(s: HandState, owner: int, rank: int) -> bool:
+    """True where melds belong to players and another player has a meld of ``rank``."""
+    if s.rules.meld_owner is not MeldOwner.PLAYER:
+        return False
+    return any(other[rank] >= 0 for index, other in enumerate(s.meld_of) if index != owner)
+
+
+def plan_groups(s: HandState, seat: int, specs: list[GroupSpec], left: int) -> Plan | Refusal:
+    """Check laying ``specs`` in order for ``seat`` (cards assumed held); ``left``: cards left after.
+
+    Checks ranks, where each group goes, the wild rules, and the opening minimum is NOT checked here.
+    """
+    rules = s.rules
+    owner = s.seating.owner_of[seat]
+    books = list(s.books[owner])
+    local: dict[int, tuple[int, int]] = {}  # rank -> (naturals, wilds) of its target meld in this move
+    meld_of = s.meld_of[owner]
+    bonus = 0
+    for spec in specs:
+        rank = spec.rank
+        wilds = spec.jokers + spec.deuces
+        if rank in (RED_THREE, DEUCE) or rank < 0:
+            return Refusal("red_threes", "Red 3s and 2s cannot name a meld.")
+        if rank == BLACK_THREE and not rules.black_three_melds:
+            return Refusal("black_three_melds", "3s cannot be melded at this table.")
+        if rank == WILD_RANK and spec.naturals:
+            return Refusal("wild_melds", "A meld of wilds holds wilds only.")
+        if rank in local:
+            naturals, held_wilds = local[rank]
+            exists = True
+        else:
+            index = meld_of[rank]
+            exists = index >= 0
+            if exists:
+                meld = s.melds[index]
+                naturals, held_wilds = meld.naturals, meld.wilds
+            else:
+                naturals = held_wilds = 0
+        where = resolve(rules, exists, naturals + held_wilds, wilds > 0)
+        if where == CLOSED:
+            what = "naturals only" if rules.book_additions is BookAdditions.NATURALS else "nothing more"
+            rule = "book_additions"
+            return Refusal(rule, f"Your book of {C.KIND_PLURALS[rank]} is closed: it takes {what}.")
+        if where == NEW:
+            before = NOT_A_BOOK
+            naturals = held_wilds = 0
+        else:
+            before = book_status(rules, rank, naturals + held_wilds, held_wilds)
+        naturals += spec.naturals
+        held_wilds += wilds
+        why = meld_shape_refusal(rules, rank, naturals, held_wilds, where == NEW)
+        if why is not None:
+            if where == NEW and others_have_meld(s, owner, rank):
+                return Refusal(
+                    "meld_owner",
+                    f"You cannot play on another player's books: start your own meld of "
+                    f"{C.KIND_PLURALS[rank]} with at least three cards.",
+                )
+            return why
+        why = crossing_refusal(
+            rules, rank, naturals - spec.naturals, held_wilds - wilds, spec.naturals, wilds
+        )
+        if why is not None:
+            return why
+        after = book_status(rules, rank, naturals + held_wilds, held_wilds)
+        if before != after:
+            if before >= 0:
+                books[before] -= 1
+                bonus -= rules.book_bonus(rank, before)
+            if after >= 0:
+                books[after] += 1
+                bonus += rules.book_bonus(rank, after)
+        local[rank] = (naturals, held_wilds)
+    plan = Plan((books[0], books[1], books[2]), left, bonus)
+    if BLACK_THREE in local:
+        why = go_out_refusal(s, seat, plan.books)
+        if not s.in_foot[seat] or left > 1 or why is not None:
+            extra = f" {why.message}" if why is not None else ""
+            return Refusal("black_three_melds", f"Black 3s are melded only when going out.{extra}")
+    why = exit_refusal(s, seat, plan)
+    return why if why is not None else plan
+
+
+def opening_refusal(
+    s: HandState, seat: int, points: int, specs: list[GroupSpec] | None = None, left: int = 2
+) -> Refusal | None:
+    """Whether a lay-down worth ``points`` (the groups ``specs``, leaving ``left`` cards) makes the
+    opening minimum, where ``seat``'s side (or the player) is not down yet. With
+    ``opening_waived_if_emptied`` a lay-down leaving at most the card to discard needs none; with
+    ``opening_counts_books`` the bonuses of the books it completes count."""
+    owner = s.seating.owner_of[seat]
+    if s.down[owner]:
+        return None
+    minimum = s.minimums[owner]
+    if points >= minimum:
+        return None
+    rules = s.rules
+    if rules.opening_waived_if_emptied and left <= 1:
+        return None
+    if rules.opening_counts_books and specs is not None:
+        plan = plan_groups(s, seat, specs, left)
+        if isinstance(plan, Plan) and points + plan.bonus >= minimum:
+            return None
+        if isinstance(plan, Plan) and plan.bonus:
+            return Refusal(
+                "opening_minimums",
+                f"Your first melds this hand must count at least {minimum} points; these count {points} "
+                f"and {plan.bonus} for the books they complete.",
+            )
+    return Refusal(
+        "opening_minimums",
+        f"Your first melds this hand must count at least {minimum} points; these count {points}.",
+    )
+
+
+def specs_of(rules: RuleSet, groups: tuple[Group, ...] | list[Group]) -> list[GroupSpec]:
+    specs = []
+    values = rules.card_values
+    for group in groups:
+        naturals, jokers, deuces = group_counts(group)
+        points = sum(values[KIND_OF[c]] for c in group.cards)
+        specs.append(GroupSpec(group.rank, naturals, jokers, deuces, points))
+    return specs
+
+
+def hold_refusal(s: HandState, seat: int, cards: list[int], extra: list[int] | None = None) -> Refusal | None:
+    """Whether ``seat`` holds every card listed (``extra``: cards about to join the hand)."""
+    need: dict[int, int] = {}
+    for card in cards:
+        need[card] = need.get(card, 0) + 1
+    held = s.hand_cards[seat]
+    for card, count in need.items():
+        have = held[card] + (extra.count(card) if extra else 0)
+        if have < count:
+            return Refusal("hand", f"You do not hold {'that many ' if have else ''}{C.CODE_OF[card]}.")
+    return None
+
+
+_RANK_TRIPLES = tuple((n, j, d, i) for i, (n, j, d) in enumerate(TRIPLE_COMBOS) if n)
+
+
+_WILD_TRIPLES = tuple((n, j, d, i) for i, (n, j, d) in enumerate(TRIPLE_COMBOS) if not n)
+
+
+_SINGLES = ((1, 0, 0, 0), (0, 1, 0, 1), (0, 0, 1, 2))
+
+
+def meld_ids(s: HandState, seat: int) -> list[int]:
+    """Ids of the legal one- and three-card meld groups for ``seat`` (PLAY phase).
+
+    The common case (cards to spare, a natural rank) is judged here by the same shape rules as
+    ``plan_groups``; a group that may leave the player out of cards, or a black-3 meld, goes through
+    ``plan_groups`` itself.
+    """
+    rules = s.rules
+    hand = s.hands[seat]
+    owner = s.seating.owner_of[seat]
+    minimum = 0 if s.down[owner] else s.minimums[owner]
+    jokers, deuces = hand[JOKER], hand[DEUCE]
+    size = sum(hand)
+    careful_from = 2 if s.in_foot[seat] else -99  # hand sizes at or below this go through plan_groups
+    values = rules.card_values
+    joker_value, deuce_value = values[JOKER], values[DEUCE]
+    meld_of = s.meld_of[owner]
+    melds = s.melds
+    out: list[int] = []
+    relief = minimum > 0 and (rules.opening_counts_books or rules.opening_waived_if_emptied)
+    ranks = [r for r in range(C.ACE, C.FOUR + 1) if hand[r] or (meld_of[r] >= 0 and (jokers or deuces))]
+    if rules.black_three_melds and hand[BLACK_THREE] >= 3:
+        ranks.append(BLACK_THREE)
+    if rules.wild_melds and jokers + deuces:
+        ranks.append(WILD_RANK)
+    for rank in ranks:
+        have = hand[rank] if rank != WILD_RANK else 0
+        index = meld_of[rank]
+        exists = index >= 0
+        if exists:
+            meld = melds[index]
+            meld_size = len(meld.cards)
+            meld_wilds = meld.wilds
+        else:
+            meld_size = meld_wilds = 0
+        triples = _WILD_TRIPLES if rank == WILD_RANK else _RANK_TRIPLES
+        tries: list[tuple[int, int, int, int]] = [
+            (n, j, d, NEW_BASE + rank * 8 + i)
+            for n, j, d, i in triples
+            if n <= have and j <= jokers and d <= deuces
+        ]
+        if exists:
+            tries.extend(
+                (n, j, d, ADD_BASE + rank * 3 + t)
+                for n, j, d, t in _SINGLES
+                if n <= have and j <= jokers and d <= deuces and not (n and rank == WILD_RANK)
+            )
+        for naturals, j, d, mid in tries:
+            wilds = j + d
+            points = naturals * values[rank] + j * joker_value + d * deuce_value
+            count = naturals + wilds
+            if points < minimum:
+                if not relief:
+                    continue
+                spec = GroupSpec(rank, naturals, j, d, points)
+                if opening_refusal(s, seat, points, [spec], size - count) is None and isinstance(
+                    plan_groups(s, seat, [spec], size - count), Plan
+                ):
+                    out.append(mid)
+                continue
+            if size - count <= careful_from or rank == BLACK_THREE:
+                spec = GroupSpec(rank, naturals, j, d, points)
+                if isinstance(plan_groups(s, seat, [spec], size - count), Plan):
+                    out.append(mid)
+                continue
+            where = resolve(rules, exists, meld_size, wilds > 0)
+            if where == CLOSED:
+                continue
+            if where == NEW:
+                if meld_shape_refusal(rules, rank, naturals, wilds, True) is None:
+                    out.append(mid)
+            elif (
+                meld_shape_refusal(rules, rank, meld_size - meld_wilds + naturals, meld_wilds + wilds, False)
+                is None
+                and crossing_refusal(rules, rank, meld_size - meld_wilds, meld_wilds, naturals, wilds) is None
+            ):
+                out.append(mid)
+    return out
+
+
+def playable_kinds(meld_ids: list[int]) -> set[int]:
+    """Natural ranks that some legal meld id plays a natural of (what a discard limit protects)."""
+    out: set[int] = set()
+    for mid in meld_ids:
+        if mid >= ADD_BASE:
+            rank, card_type = divmod(mid - ADD_BASE, 3)
+            if card_type == 0:
+                out.add(rank)
+        else:
+            rank, combo = divmod(mid - NEW_BASE, 8)
+            if TRIPLE_COMBOS[combo][0]:
+                out.add(rank)
+    return out

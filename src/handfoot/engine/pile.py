@@ -1,0 +1,267 @@
+"""Taking the discard pile: which cards come with it, whether a pickup is allowed, the legal pickups."""
+
+from __future__ import annotations
+
+from handfoot import cards as C
+from handfoot.engine.errors import Refusal
+from handfoot.engine.melding import (
+    ADD,
+    hold_refusal,
+    meld_shape_refusal,
+    opening_refusal,
+    plan_groups,
+    plural,
+    resolve,
+    specs_of,
+)
+from handfoot.engine.moves import (
+    MAX_PICKUP_NATURALS,
+    PICKUP_BASE,
+    PICKUP_DEUCE_ID,
+    PICKUP_JOKER_ID,
+    Group,
+    Move,
+    move_for,
+)
+from handfoot.engine.state import HandState
+from handfoot.rules.options import (
+    PickupBeforeDown,
+    PickupRestFrom,
+    PileVisible,
+    RedThrees,
+)
+
+KIND_OF = C.KIND_OF
+RED_THREE = C.RED_THREE
+BLACK_THREE = C.BLACK_THREE
+
+
+def pile_taken(s: HandState) -> list[int]:
+    """The cards that would join the hand beside the top card if the pile were taken now.
+
+    From the pile: the cards under the top (all, or the next ``pickup_count - 1``), bottom first.
+    From the stock (``pickup_rest_from = "stock"``): its next cards, or what is left, top first.
+    """
+    rules = s.rules
+    count = rules.pickup_count
+    if rules.pickup_rest_from is PickupRestFrom.STOCK:
+        return s.stock[-(count - 1) :][::-1] if count > 1 else []
+    if count == 0:
+        return s.pile[:-1]
+    return s.pile[-count:-1]
+
+
+def top_refusal(s: HandState, seat: int) -> Refusal | None:
+    rules = s.rules
+    if not rules.pickup_allowed:
+        return Refusal(
+            "pickup_allowed", "The discard pile is never taken at this table: draw from the stock."
+        )
+    if not s.pile:
+        return Refusal("pickup_allowed", "The discard pile is empty.")
+    top = KIND_OF[s.pile[-1]]
+    if C.is_wild(top):
+        return Refusal("pickup_allowed", "A wild on top cannot be taken: it has no rank to meld.")
+    if top == BLACK_THREE:
+        if rules.black_three_freezes:
+            return Refusal("black_three_freezes", "A black 3 on top freezes the pile for you: draw instead.")
+        return Refusal("black_three_melds", "A 3 on top cannot be taken: 3s cannot be melded from the pile.")
+    if top == RED_THREE:
+        return Refusal("red_threes", "A red 3 on top cannot be taken.")
+    owner = s.seating.owner_of[seat]
+    if not s.down[owner] and rules.pickup_before_down is PickupBeforeDown.NEVER:
+        who = "you have" if s.seating.num_owners == s.players else "your side has"
+        return Refusal("pickup_before_down", f"The pile can only be taken once {who} opened this hand.")
+    return None
+
+
+def pickup_needed(s: HandState, seat: int) -> int:
+    """Naturals of the top card's rank the player must add to take the pile now."""
+    rules = s.rules
+    owner = s.seating.owner_of[seat]
+    index = s.meld_of[owner][KIND_OF[s.pile[-1]]]
+    if index >= 0:
+        meld = s.melds[index]
+        if resolve(rules, True, len(meld.cards), False) == ADD:
+            return rules.pickup_naturals_on_meld
+    return rules.pickup_naturals
+
+
+def seen_taken(s: HandState) -> bool:
+    """True if the player to take the pile can see the cards that would come with it (the pile is shown
+    whole and they come from it); else they stay hidden until taken (the pile's hidden part, the stock)."""
+    rules = s.rules
+    return rules.pile_visible is PileVisible.ALL and rules.pickup_rest_from is PickupRestFrom.PILE
+
+
+def pickup_refusal(s: HandState, move: Move) -> Refusal | None:
+    """Why ``move`` (a pickup) is not allowed now, or None. Worded from the seat's own view only: a
+    pickup whose groups name cards the player neither holds nor can see (they would have to come with
+    the pile, still hidden) is judged on what the player holds first, and any refusal is then the same
+    sentence whatever the hidden cards are, so that refusals never tell what the pile or stock holds."""
+    seat = s.to_move
+    why = top_refusal(s, seat)
+    if why is not None:
+        return why
+    rules = s.rules
+    top_card = s.pile[-1]
+    top = KIND_OF[top_card]
+    first = move.groups[0] if move.groups else Group(-1, ())
+    if first.rank not in (-1, top):
+        return Refusal("pickup_naturals", f"The first group goes with the top card, a {C.KIND_WORDS[top]}.")
+    wilds = sum(1 for c in first.cards if KIND_OF[c] <= C.DEUCE)
+    if any(KIND_OF[c] != top and KIND_OF[c] > C.DEUCE for c in first.cards) or (
+        wilds and not _with_wild_allowed(s, seat, len(first.cards) - wilds, wilds)
+    ):
+        if rules.pickup_with_wild:
+            return Refusal(
+                "pickup_with_wild",
+                f"Take the pile with natural {C.KIND_PLURALS[top]}, or once your side is down with one "
+                f"natural {C.KIND_WORDS[top]} and one wild.",
+            )
+        return Refusal("pickup_naturals", f"Take the pile with natural {C.KIND_PLURALS[top]} only, no wilds.")
+    needed = pickup_needed(s, seat)
+    if len(first.cards) < needed and not wilds:
+        return Refusal(
+            "pickup_naturals",
+            f"To take the pile you need {plural(needed, 'natural ' + C.KIND_WORDS[top])} from your hand "
+            "to meld with the top card.",
+        )
+    cards_first = list(first.cards)
+    why = hold_refusal(s, seat, cards_first)
+    if why is not None:
+        return why
+    taken = pile_taken(s)
+    hand_taken = [
+        c for c in taken if not (KIND_OF[c] == RED_THREE and rules.red_threes is RedThrees.LAY_DOWN)
+    ]
+    rest = move.groups[1:]
+    rest_cards = [c for g in rest for c in g.cards]
+    in_hand_rule = rules.pickup_before_down is PickupBeforeDown.OPENING_IN_HAND
+    owner = s.seating.owner_of[seat]
+    opening = not s.down[owner]
+    if rest_cards:
+        if in_hand_rule and opening:
+            if hold_refusal(s, seat, cards_first + rest_cards) is not None:
+                return Refusal(
+                    "pickup_before_down",
+                    "Your opening must already be in your hand before you take the pile.",
+                )
+        else:
+            own = hold_refusal(s, seat, cards_first + rest_cards, hand_taken if seen_taken(s) else None)
+            if own is not None:
+                if seen_taken(s) or not taken:
+                    return own
+                # Only the hidden cards could make this pickup legal: it plays if they do, and any
+                # refusal is this one sentence, whatever they are.
+                if _pickup_plan_refusal(s, seat, move, hand_taken) is None:
+                    return None
+                return Refusal(
+                    "hand",
+                    f"{own.message} The cards that come with the pile are not known before it is taken: "
+                    "meld with cards you hold, then take the pile and meld the rest.",
+                )
+    return _pickup_plan_refusal(s, seat, move, hand_taken)
+
+
+def _with_wild_allowed(s: HandState, seat: int, naturals: int, wilds: int) -> bool:
+    """True if the pile may be taken with this mix (``pickup_with_wild``: one natural and one wild, once
+    the side is down)."""
+    return s.rules.pickup_with_wild and naturals == 1 and wilds == 1 and s.down[s.seating.owner_of[seat]]
+
+
+def _pickup_plan_refusal(s: HandState, seat: int, move: Move, hand_taken: list[int]) -> Refusal | None:
+    """The checks of a pickup after the cards it names are known to be there: every card held (with
+    ``hand_taken``, the cards that join the hand), the opening minimum, and where each group goes."""
+    rules = s.rules
+    top_card = s.pile[-1]
+    top = KIND_OF[top_card]
+    first, rest = move.groups[0], move.groups[1:]
+    cards_first = list(first.cards)
+    rest_cards = [c for g in rest for c in g.cards]
+    in_hand_rule = rules.pickup_before_down in IN_HAND_RULES
+    owner = s.seating.owner_of[seat]
+    opening = not s.down[owner]
+    if rest_cards:
+        why = hold_refusal(
+            s, seat, cards_first + rest_cards, None if (in_hand_rule and opening) else hand_taken
+        )
+        if why is not None:
+            return why
+    specs = specs_of(rules, [Group(top, (top_card, *first.cards)), *rest])
+    points = in_hand_points(s, top, first, rest) if in_hand_rule else sum(sp.points for sp in specs)
+    left = s.hand_size(seat) + len(hand_taken) - len(cards_first) - len(rest_cards)
+    why = opening_refusal(s, seat, points, specs, left)
+    if why is not None:
+        if in_hand_rule:
+            counted = (
+                "melds of three or more cards"
+                if rules.pickup_before_down is PickupBeforeDown.OPENING_IN_HAND
+                else "melds"
+            )
+            return Refusal(
+                "pickup_before_down",
+                f"Before opening you may take the pile only with your opening ({s.minimums[owner]} points) "
+                f"already in hand as {counted}, without the top card; yours counts {points}.",
+            )
+        return why
+    result = plan_groups(s, seat, specs, left)
+    return result if isinstance(result, Refusal) else None
+
+
+IN_HAND_RULES = (PickupBeforeDown.OPENING_IN_HAND, PickupBeforeDown.OPENING_IN_HAND_WITH_PAIR)
+
+
+def in_hand_points(s: HandState, top: int, first: Group, rest: tuple[Group, ...]) -> int:
+    """The opening a pickup shows in hand, without the top card (``pickup_before_down`` in-hand rules).
+
+    Every group of another rank is a meld from the hand and counts. The cards going onto the top card's
+    meld (the first group and any group of its rank) count under ``opening_in_hand`` only when they are
+    a meld by themselves (three cards or more, within the wild limits): a pair is no meld before the pile
+    is taken. Under ``opening_in_hand_with_pair`` they always count.
+    """
+    rules = s.rules
+    values = rules.card_values
+    points = 0
+    with_top = [first, *(g for g in rest if g.rank == top)]
+    for group in rest:
+        if group.rank != top:
+            points += sum(values[KIND_OF[c]] for c in group.cards)
+    cards = [c for g in with_top for c in g.cards]
+    wilds = sum(1 for c in cards if C.is_wild(KIND_OF[c]))
+    if (
+        rules.pickup_before_down is PickupBeforeDown.OPENING_IN_HAND_WITH_PAIR
+        or meld_shape_refusal(rules, top, len(cards) - wilds, wilds, True) is None
+    ):
+        points += sum(values[KIND_OF[c]] for c in cards)
+    return points
+
+
+def pickup_ids(s: HandState, seat: int) -> list[int]:
+    """Ids of the legal atomic pickups for ``seat`` (draw phase)."""
+    out: list[int] = []
+    if top_refusal(s, seat) is None:
+        top = KIND_OF[s.pile[-1]]
+        have = s.hands[seat][top]
+        for naturals in range(pickup_needed(s, seat), min(have, MAX_PICKUP_NATURALS) + 1):
+            if pickup_refusal(s, pickup_move(s, seat, naturals)) is None:
+                out.append(PICKUP_BASE + naturals)
+        if have and s.rules.pickup_with_wild and s.down[s.seating.owner_of[seat]]:
+            held, top_card = s.hands[seat], s.pile[-1]
+            for mid, kind in ((PICKUP_JOKER_ID, C.JOKER), (PICKUP_DEUCE_ID, C.DEUCE)):
+                if held[kind] and pickup_refusal(s, move_for(s.hand_cards[seat], top_card, mid)) is None:
+                    out.append(mid)
+    return out
+
+
+def can_take_pile(s: HandState, seat: int) -> bool:
+    """True if ``seat`` may take the discard pile now with an atomic pickup.
+
+    (An empty stock ends the hand when the player to draw cannot take the pile; a pile that could only
+    be taken with an opening of several melds does not keep the hand going.)
+    """
+    return bool(pickup_ids(s, seat))
+
+
+def pickup_move(s: HandState, seat: int, naturals: int) -> Move:
+    return move_for(s.hand_cards[seat], s.pile[-1], PICKUP_BASE + naturals)
