@@ -10,7 +10,9 @@ MAKEFLAGS += --no-print-directory
 
 # Installs use the pinned versions of requirements-lock.txt (refreshed by `make lock`) and write nothing
 # to stdout: `make run` installs the runtime dependencies only, everything that tests use adds [dev].
-PIP_INSTALL := $(BIN)/python -m pip install --quiet --quiet --disable-pip-version-check -c $(LOCK)
+# PyTorch's CPU build (the [train] extra, in [dev]) comes from /opt/wheels where a machine keeps it.
+PIP_INSTALL := $(BIN)/python -m pip install --quiet --quiet --disable-pip-version-check -c $(LOCK) \
+	$(if $(wildcard /opt/wheels/torch-*.whl),--find-links /opt/wheels)
 
 $(BIN)/python:
 	@$(PYTHON) -m venv $(VENV) >&2
@@ -38,8 +40,8 @@ run: $(VENV)/.run-installed
 	@cd "$(HERE)" && "$(abspath $(BIN))/handfoot" $(ARGS)
 
 lint: $(VENV)/.dev-installed
-	$(BIN)/ruff check src tests tools $(wildcard benchmarks)
-	$(BIN)/ruff format --check src tests tools $(wildcard benchmarks)
+	$(BIN)/ruff check src tests tools examples $(wildcard benchmarks)
+	$(BIN)/ruff format --check src tests tools examples $(wildcard benchmarks)
 
 typecheck: $(VENV)/.dev-installed
 	$(BIN)/mypy

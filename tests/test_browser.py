@@ -329,7 +329,7 @@ def test_phone_width_and_keyboard(base: str, browser: Browser) -> None:
         page.locator("main.felt").wait_for()
         width = page.evaluate("document.documentElement.scrollWidth")
         assert width <= 390
-        page.wait_for_function("document.querySelector('main.felt').dataset.myTurn === 'yes'")
+        page.wait_for_function("() => document.querySelector('main.felt')?.dataset.myTurn === 'yes'")
         count = len(hand_cards(page))
         version = felt(page)["version"]
         page.keyboard.press("d")
@@ -621,7 +621,7 @@ def test_hand_and_moves_stay_in_view_and_history_survives_a_reload(
         page.goto(f"{base}/play/{created['table']['id']}#seat={token}")
         page.get_by_label("Your name at this table").fill("Di")
         page.get_by_role("button", name="Sit down").click()
-        page.wait_for_function("document.querySelector('main.felt').dataset.myTurn === 'yes'")
+        page.wait_for_function("() => document.querySelector('main.felt')?.dataset.myTurn === 'yes'")
         assert page.evaluate("document.title").startswith("● Your turn")
         assert page.evaluate("document.documentElement.scrollWidth") <= width
         assert_hand_and_moves_in_view(page)
@@ -638,7 +638,9 @@ def test_hand_and_moves_stay_in_view_and_history_survives_a_reload(
         legal = legal_moves(page)
         select(page, [choose_discard(page, legal)])
         click_move(page, "Discard")
-        page.wait_for_function("document.querySelector('main.felt').dataset.myTurn === 'yes'", timeout=30_000)
+        page.wait_for_function(
+            "() => document.querySelector('main.felt')?.dataset.myTurn === 'yes'", timeout=30_000
+        )
         before = page.get_by_test_id("log").inner_text()
         assert "Di (you) drew 2 cards." in before and "Di (you) discarded" in before
 
@@ -704,7 +706,9 @@ def test_private_tables_and_the_host_handing_a_seat_to_a_bot(base: str, page: Pa
         if felt(page)["myTurn"] == "yes":
             play_turn(page, {"refusal_seen": True, "compound_tried": True, "melds": 0})
         page.wait_for_function(
-            "v => +document.querySelector('main.felt').dataset.version > v", arg=version + 2, timeout=30_000
+            "v => +(document.querySelector('main.felt')?.dataset.version ?? -1) > v",
+            arg=version + 2,
+            timeout=30_000,
         )
         if (
             "random bot" in page.get_by_test_id("log").inner_text()

@@ -2,6 +2,7 @@
 
     handfoot simulate --rules kitchen-table --players 4 --seats heuristic,ismcts --games 200 \\
         --seed 1 --workers 4 [--json] [--plot out.png] [--hands] [--max-moves 8000]
+    handfoot simulate ... --scheduler tcp://10.0.0.5:8786     # on a Dask cluster (docs/cluster.md)
 
 Games are played in parallel and are reproducible for a seed whatever the worker count. Without
 ``--json`` a table per side is printed (wins with a 95% Wilson interval, mean score per hand, how often
@@ -9,7 +10,8 @@ the side went out, decision times); ``--json`` prints one JSON object (see ``Sum
 Progress goes to standard error after every hand: hands played of the estimated total, games finished,
 time spent and left (a bar on a terminal, else a line every few seconds; ``--quiet`` hides it). Bad
 input, ``--plot`` included, is refused before anything is played. Ctrl-C or SIGTERM stops the worker
-processes and exits with 130 or 143.
+processes (on a cluster: calls the run's tasks off) and exits with 130 or 143. With ``--scheduler`` the
+games are played by an existing Dask cluster's workers, with the same results for a seed.
 """
 
 from __future__ import annotations
@@ -28,6 +30,7 @@ from rich.progress import BarColumn, Progress, TextColumn
 from rich.table import Table
 
 from handfoot.commands import fail, rules_or_fail
+from handfoot.sim.cluster import ClusterError, scheduler_address
 from handfoot.sim.progress import Snapshot
 from handfoot.sim.tournament import DEFAULT_MAX_MOVES, Summary, TournamentConfig, check_config, parse_seats
 from handfoot.sim.tournament import run_tournament as run
@@ -60,6 +63,14 @@ MaxMovesOpt = Annotated[
 
 
 QuietOpt = Annotated[bool, typer.Option("--quiet", "-q", help="No progress on standard error.")]
+SchedulerOpt = Annotated[
+    str | None,
+    typer.Option(
+        "--scheduler",
+        help="Play on the Dask cluster whose scheduler is at this address (tcp://HOST:PORT) instead of "
+        "local processes; needs handfoot[cluster].",
+    ),
+]
 
 
 def simulate_command(
@@ -74,6 +85,7 @@ def simulate_command(
     hands: HandsOpt = False,
     max_moves: MaxMovesOpt = DEFAULT_MAX_MOVES,
     quiet: QuietOpt = False,
+    scheduler: SchedulerOpt = None,
 ) -> None:
     """Play bots against each other and report who wins, by how much and how fast."""
     rule_set = rules_or_fail(rules)
@@ -85,13 +97,23 @@ def simulate_command(
         fail(str(err))
     if workers < 0:
         fail("--workers must be 0 (one per core) or more")
+    address = None
+    if scheduler is not None:
+        try:
+            address = scheduler_address(scheduler)
+        except ValueError as err:
+            fail(str(err))
+        if workers:
+            fail("--workers is for local processes: with --scheduler the cluster's workers play")
     if plot:
         check_plot_path(plot)
     pool = workers or os.cpu_count() or 1
     unit = "hands" if hands else "games"
     try:
         with stop_on_sigterm(), progress_display(Console(stderr=True), unit, quiet) as show:
-            summary = run(config, pool, show)
+            summary = run(config, pool, show, address)
+    except ClusterError as err:
+        fail(str(err))
     except (KeyboardInterrupt, Terminated) as stop:
         signal_name = "SIGTERM" if isinstance(stop, Terminated) else "Ctrl-C"
         typer.echo(f"stopped by {signal_name}: no results", err=True)

@@ -20,6 +20,7 @@ from handfoot.server.bot_runner import BotRunner
 from handfoot.server.config import Settings
 from handfoot.server.fanout import catch_up, catch_up_all, make_fanout, notice_table
 from handfoot.server.jsonout import SafeJSONResponse
+from handfoot.server.leases import make_leases
 from handfoot.server.limits import MAX_BODY_BYTES, RATE_LIMITED, BodyLimit, Limiters, client_key
 from handfoot.server.lobby import (
     CreateTable,
@@ -50,11 +51,11 @@ def create_app(settings: Settings) -> FastAPI:
         settings.prepare()
         storage = Storage(settings.db_url)
         service = TableService(storage, settings.snapshot_every, settings.away_seconds)
-        runner = BotRunner(service, settings.bot_delay)
+        fanout = make_fanout(settings.redis_url)
+        runner = BotRunner(service, settings.bot_delay, make_leases(settings.redis_url, fanout.origin))
         runner.attach()
         count = service.load_all()
         log.info("loaded %d tables from %s", count, settings.db_url)
-        fanout = make_fanout(settings.redis_url)
         await fanout.start(
             lambda table_id, version: catch_up(service, table_id, version), lambda: catch_up_all(service)
         )

@@ -1,18 +1,27 @@
 """Bots playing their seats server-side, through the same pipeline as everyone else.
 
-After every change to a table (created, loaded, a move accepted) the runner checks whether a bot is to
-move there; if so it waits ``delay`` seconds (a human-like pause; zero in tests), asks the bot for a move
-from its seat's *view*, and submits it with the seat's token and the version it looked at.
+After every change to a table (created, loaded, a move accepted here or caught up from another process)
+the runner checks whether a bot is to move there; if so, and if this process holds the table's bot
+lease (``leases``: with several processes, one runs a table's bots, and another takes over within
+``LEASE_SECONDS`` of its dying), it waits ``delay`` seconds (a human-like pause; zero in tests), asks the
+bot for a move from its seat's *view*, and submits it with the seat's token and the version it looked at.
+
+Bots think in the runner's own threads (``BOT_THREADS``), one turn per table at a time, first come first
+served: a table full of slow bots waits its turn there and cannot take the threads that hints, storage
+and catching up use, nor hold any table's lock while it thinks.
 """
 
 from __future__ import annotations
 
 import asyncio
 import logging
+import os
 import random
 import secrets
+from concurrent.futures import ThreadPoolExecutor
 
 from handfoot.engine import move_text
+from handfoot.server.leases import BotLeases, LocalLeases
 from handfoot.server.pipeline import Accepted, play
 from handfoot.server.seat_bots import SeatBot, legal_moves, make_bot
 from handfoot.server.tables import LiveTable, TableService
@@ -20,14 +29,24 @@ from handfoot.server.tables import LiveTable, TableService
 log = logging.getLogger("handfoot.server")
 
 MAX_FAILURES = 3
+# Threads bots think in: all cores but one (for the event loop), at least one.
+BOT_THREADS = max(1, (os.cpu_count() or 2) - 1)
 
 
 class BotRunner:
     """Runs at most one bot task per table. ``attach`` makes it listen to a TableService."""
 
-    def __init__(self, service: TableService, delay: float) -> None:
+    def __init__(
+        self,
+        service: TableService,
+        delay: float,
+        leases: BotLeases | None = None,
+        threads: int = BOT_THREADS,
+    ) -> None:
         self.service = service
         self.delay = delay
+        self.leases = leases if leases is not None else LocalLeases("this-process")
+        self.pool = ThreadPoolExecutor(threads, thread_name_prefix="handfoot-bot")
         self.tasks: dict[str, asyncio.Task[None]] = {}
         self.failures: dict[str, int] = {}
         self.bots: dict[tuple[str, int, str], SeatBot] = {}
@@ -60,8 +79,13 @@ class BotRunner:
 
     async def _turn(self, live: LiveTable) -> None:
         try:
-            await asyncio.sleep(self.delay)
-            await self._move(live)
+            if await self.leases.acquire(live.id):
+                await asyncio.sleep(self.delay)
+                await self._move(live)
+            else:
+                # Another process runs this table's bots. Look again once its lease would have expired:
+                # if that process died, the turn is taken over then.
+                await asyncio.sleep(self.leases.seconds)
         except asyncio.CancelledError:
             raise
         except Exception:
@@ -82,10 +106,14 @@ class BotRunner:
         version = live.version
         legal = legal_moves(live.game.state)
         seat_view = live.view_for(seat)
-        # A searching bot may think for a while: off the event loop, on a view and a list that are its own.
-        move = await asyncio.to_thread(self.bots[key].choose, seat_view, legal, rng)
+        # A searching bot may think for a while: off the event loop, in the bots' own threads, on a view and
+        # a list that are its own.
+        loop = asyncio.get_running_loop()
+        move = await loop.run_in_executor(self.pool, self.bots[key].choose, seat_view, legal, rng)
         if live.version != version or self.bot_to_move(live) != seat or seat not in live.bot_tokens:
             return  # the table moved on, or the host handed the seat back meanwhile
+        if not await self.leases.acquire(live.id):
+            return
         outcome = await play(self.service, live, live.bot_tokens[seat], version, move_text(move))
         if isinstance(outcome, Accepted):
             self.failures.pop(live.id, None)
@@ -106,3 +134,5 @@ class BotRunner:
             task.cancel()
         await asyncio.gather(*tasks, return_exceptions=True)
         self.tasks.clear()
+        self.pool.shutdown(wait=False, cancel_futures=True)
+        await self.leases.close()

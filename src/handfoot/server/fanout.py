@@ -316,7 +316,8 @@ async def catch_up(service: TableService, table_id: str, version: int | None = N
 
     ``version`` is the version another process announced: nothing is read if the table is already
     there. A table this process has not loaded is left alone (it is read from the database when someone
-    asks for it here). Bots are not poked: the process that stored the move runs the next bot turn.
+    asks for it here). The service's listeners are told of a table that moved (the bot runner: if a bot
+    is to move, the process holding the table's bot lease runs it, and another takes over if it dies).
     """
     live = service.tables.get(table_id)
     if live is None:
@@ -351,7 +352,9 @@ async def catch_up(service: TableService, table_id: str, version: int | None = N
             live.history.append(live.last)
         if played or reloaded:
             await broadcast_state(live)
-        return played
+    if played or reloaded:
+        service.notify(live)
+    return played
 
 
 async def catch_up_all(service: TableService) -> None:

@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
 from handfoot.server.config import Settings
-from handfoot.server.fanout import broadcast_state, notice_table, send, state_for
+from handfoot.server.fanout import broadcast_state, catch_up, notice_table, send, state_for
 from handfoot.server.hints import answer_hint
 from handfoot.server.host import HostError, apply_host_action
 from handfoot.server.jsonout import json_text
@@ -114,6 +114,10 @@ async def table_socket(websocket: WebSocket, table_id: str) -> None:
     hello = await _hello(websocket, live)
     if hello is None:
         return
+    if settings.redis_url:
+        # Other processes store moves too: one whose announcement was lost (it died just after storing)
+        # is read now, so a client that reconnects here never sees an old position.
+        await catch_up(service, live.id)
     seat = live.seat_of_token(hello.token) if hello.token else None
     if hello.token and (seat is None or live.seats[seat].kind != HUMAN):
         await _close_with(

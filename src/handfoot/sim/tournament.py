@@ -221,22 +221,32 @@ def iter_outcomes(
     config: TournamentConfig,
     workers: int = 1,
     on_hand: Callable[[int, HandDone], None] | None = None,
+    scheduler: str | None = None,
 ) -> Generator[GameOutcome, None, None]:
-    """The outcomes of every game, in game order, played by ``workers`` processes (1: in this one);
+    """The outcomes of every game, in game order, played by ``workers`` processes (1: in this one), or
+    by the Dask cluster whose scheduler is at ``scheduler`` (``workers`` is then ignored);
     ``on_hand(game, report)`` is called in this process after every finished hand of any game.
 
     With several processes, closing the iterator (or any exception while it runs, KeyboardInterrupt and
-    SystemExit included) stops every worker before it returns (``handfoot.sim.workers``)."""
+    SystemExit included) stops every worker before it returns (``handfoot.sim.workers``); on a cluster it
+    calls the run's tasks off (``handfoot.sim.cluster``)."""
     check_config(config)
     indices = range(config.games)
-    if workers <= 1 or config.games == 1:
+    job = partial(_play_in_worker, config)
+    if scheduler is not None:
+        from handfoot.sim.cluster import cluster_map
+
+        source = cluster_map(job, indices, scheduler)
+    elif workers <= 1 or config.games == 1:
         for index in indices:
             report = None if on_hand is None else partial(on_hand, index)
             yield play_game(config, index, report)
         return
+    else:
+        source = process_map(job, indices, workers)
     waiting: dict[int, GameOutcome] = {}
     following = 0
-    with closing(process_map(partial(_play_in_worker, config), indices, workers)) as messages:
+    with closing(source) as messages:
         for message in messages:
             if isinstance(message, Done):
                 waiting[message.index] = message.value
@@ -265,10 +275,14 @@ def tracker_for(config: TournamentConfig) -> ProgressTracker:
 
 
 def run_tournament(
-    config: TournamentConfig, workers: int = 1, progress: Callable[[Snapshot], None] | None = None
+    config: TournamentConfig,
+    workers: int = 1,
+    progress: Callable[[Snapshot], None] | None = None,
+    scheduler: str | None = None,
 ) -> Summary:
-    """Play the tournament and summarise it; ``progress(snapshot)`` is called after every finished hand
-    and every finished game, with the hands played and an estimate of the hands and time left."""
+    """Play the tournament and summarise it, in ``workers`` processes or on the Dask cluster at
+    ``scheduler``; ``progress(snapshot)`` is called after every finished hand and every finished game,
+    with the hands played and an estimate of the hands and time left."""
     summary = Summary(config)
     tracker = tracker_for(config)
 
@@ -277,7 +291,7 @@ def run_tournament(
         if progress is not None:
             progress(tracker.snapshot())
 
-    with closing(iter_outcomes(config, workers, hand_done)) as outcomes:
+    with closing(iter_outcomes(config, workers, hand_done, scheduler)) as outcomes:
         for outcome in outcomes:
             summary.outcomes.append(outcome)
             tracker.game_done(outcome.index, len(outcome.hand_scores))

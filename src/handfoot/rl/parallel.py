@@ -1,0 +1,96 @@
+"""The PettingZoo Parallel API over the same game: every live agent sends an action each tick, and the
+action of the seat to move is played (the others' are ignored: their mask is all zero).
+
+A *cycle* here is one tick, so ``max_cycles`` truncates the game after that many moves. The AEC form of
+this tick-by-tick game is ``pettingzoo.utils.parallel_to_aec(parallel_env(...))``; the turn-based AEC
+environment (``handfoot.rl.env``) selects only the seat to move and is the one to learn with.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from pathlib import Path
+from typing import Any, ClassVar
+
+from gymnasium import spaces
+from pettingzoo import ParallelEnv
+
+from handfoot.rl.aec import HandFootEnv, Observation
+from handfoot.rules.options import RuleSet
+
+
+class HandFootParallelEnv(ParallelEnv):  # type: ignore[misc]
+    """Hand and Foot for PettingZoo (Parallel): the options of ``HandFootEnv``; ``max_cycles`` counts
+    ticks (moves)."""
+
+    metadata: ClassVar[dict[str, Any]] = {"name": "handfoot_parallel_v0", "render_modes": ["ansi"]}
+
+    def __init__(
+        self,
+        rules: str | Path | Mapping[str, Any] | RuleSet = "kitchen-table",
+        players: int | None = None,
+        reward: str = "hand",
+        zero_sum: bool = False,
+        reward_scale: float = 1.0,
+        max_cycles: int | None = None,
+        illegal: str = "raise",
+        render_mode: str | None = None,
+    ) -> None:
+        if max_cycles is not None and max_cycles < 1:
+            raise ValueError(f"max_cycles={max_cycles}: use a positive number, or None for whole games")
+        self.aec = HandFootEnv(
+            rules, players, reward, zero_sum, reward_scale, None, illegal, render_mode, max_moves=max_cycles
+        )
+        self.possible_agents = list(self.aec.possible_agents)
+        self.agents: list[str] = []
+        self.render_mode = render_mode
+        self.observation_spaces = self.aec.observation_spaces
+        self.action_spaces = self.aec.action_spaces
+
+    def observation_space(self, agent: str) -> spaces.Space[Any]:
+        """The observation space of ``agent``."""
+        return self.aec.observation_space(agent)
+
+    def action_space(self, agent: str) -> spaces.Space[Any]:
+        """The action space of ``agent``."""
+        return self.aec.action_space(agent)
+
+    def reset(
+        self, seed: int | None = None, options: dict[str, Any] | None = None
+    ) -> tuple[dict[str, Observation], dict[str, dict[str, Any]]]:
+        """A new game; every agent's observation and info."""
+        self.aec.reset(seed=seed, options=options)
+        self.agents = list(self.aec.agents)
+        return {a: self.aec.observe(a) for a in self.agents}, {a: {} for a in self.agents}
+
+    def step(
+        self, actions: dict[str, Any]
+    ) -> tuple[
+        dict[str, Observation],
+        dict[str, float],
+        dict[str, bool],
+        dict[str, bool],
+        dict[str, dict[str, Any]],
+    ]:
+        """One tick: the seat to move plays its action from ``actions``."""
+        aec = self.aec
+        mover = aec.agent_selection
+        if mover not in actions:
+            raise ValueError(f"{mover} is to move: actions must include it")
+        aec.step(actions[mover])
+        agents = self.agents
+        rewards = {a: float(aec.rewards[a]) for a in agents}
+        terminations = {a: aec.terminations[a] for a in agents}
+        truncations = {a: aec.truncations[a] for a in agents}
+        infos = {a: dict(aec.infos[a]) for a in agents}
+        observations = {a: aec.observe(a) for a in agents}
+        self.agents = [a for a in agents if not (terminations[a] or truncations[a])]
+        return observations, rewards, terminations, truncations, infos
+
+    def render(self) -> str | None:
+        """The table as text (``render_mode="ansi"``)."""
+        result: str | None = self.aec.render()
+        return result
+
+    def close(self) -> None:
+        """Nothing to release."""
