@@ -66,14 +66,14 @@ class RandomPlayer:
             return YES_ID if rng.random() < self.yes_rate else NO_ID
         if phase is Phase.DRAW:
             openings = opening_moves(state)
-            if openings and rng.random() < self.open_rate:
+            if openings and (rng.random() < self.open_rate or not ids):
                 return rng.choice(openings)
             pickups = [mid for mid in ids if mid != DRAW_ID]
             if pickups and (rng.random() < self.pickup_rate or DRAW_ID not in ids):
                 return rng.choice(pickups)
             return DRAW_ID
         openings = opening_moves(state)
-        if openings and rng.random() < self.open_rate:
+        if openings and (rng.random() < self.open_rate or not ids):
             return rng.choice(openings)
         melds = [mid for mid in ids if mid >= NEW_BASE]
         if melds and rng.random() < self.meld_rate:

@@ -445,7 +445,7 @@ def play_randomly(game: Game, rng: random.Random, moves: int) -> None:
         if game.finished:
             return
         openings = opening_moves(game.state)
-        if openings and rng.random() < 0.5:
+        if openings and (rng.random() < 0.5 or not game.legal_ids()):
             game.apply(rng.choice(openings))
         else:
             game.apply(rng.choice(game.legal_moves()))

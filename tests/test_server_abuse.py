@@ -239,18 +239,19 @@ def test_tables_hints_and_messages_are_rate_limited_per_client(
     monkeypatch.setenv("HANDFOOT_HINT_SECONDS", "0")
     with running_server(Settings(data_dir=tmp_path, port=0, bot_delay=0.0)) as url:
         body = {"preset": "kitchen-table", "players": 2}
-        answers = [httpx.post(f"{url}/api/tables", json=body) for _ in range(TABLE_RATE.burst + 1)]
-        assert [a.status_code for a in answers[:-1]] == [201] * TABLE_RATE.burst
-        assert answers[-1].status_code == 429
-        assert answers[-1].json()["error"]["code"] == "rate_limited"
-        assert "tables created" in answers[-1].json()["error"]["message"]
+        # The bucket refills (one table every 3 s), so on a slow machine a few more may pass: count them.
+        answers = [httpx.post(f"{url}/api/tables", json=body) for _ in range(TABLE_RATE.burst + 10)]
+        codes = [a.status_code for a in answers]
+        assert codes[: TABLE_RATE.burst] == [201] * TABLE_RATE.burst and 429 in codes, codes
+        refused = answers[codes.index(429)].json()["error"]
+        assert refused["code"] == "rate_limited" and "tables created" in refused["message"]
         table = answers[0].json()
         client = SeatClient(url, table["table"]["id"], table["invites"][0]["token"])
-        codes = []
-        for _ in range(HINT_RATE.burst + 1):
+        hints = []
+        for _ in range(HINT_RATE.burst + 5):
             client.send({"type": "hint", "version": 0})
-            codes.append(client.until(lambda m: m["type"] in ("hint", "error"), 30).get("code"))
-        assert codes[-1] == "rate_limited" and "rate_limited" not in codes[:-1]
+            hints.append(client.until(lambda m: m["type"] in ("hint", "error"), 30).get("code"))
+        assert "rate_limited" not in hints[: HINT_RATE.burst] and "rate_limited" in hints, hints
         for _ in range(100):  # a flood: past the burst, messages are refused unread
             client.send({"type": "ping"})
         refused = client.until(lambda m: m.get("code") == "rate_limited")

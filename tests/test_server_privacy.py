@@ -13,7 +13,9 @@ import httpx
 import pytest
 
 from handfoot.server.config import Settings
+from handfoot.server.pipeline import Accepted, submit
 from handfoot.server.storage import Storage
+from handfoot.server.tables import TableService
 from handfoot.server.testing import SeatClient, running_server
 
 AWAY = 2.5  # longer than the server takes to tell of a change (at most one table notice a second)
@@ -226,5 +228,31 @@ def test_a_database_from_before_privacy_is_upgraded_and_its_tables_stay_open(tmp
         storage.set_stand_in("oldtable", 0, "easy")
         reloaded = storage.load("oldtable")
         assert reloaded is not None and reloaded.seats[0].stand_in == "easy"
+    finally:
+        storage.close()
+
+
+def test_the_history_of_a_table_loaded_from_its_snapshot_is_the_one_it_had(tmp_path: Path) -> None:
+    """A table read back from storage starts from its latest snapshot; its history is rebuilt from the
+    stored moves when first asked for, the same entries the live table had."""
+    storage = Storage(f"sqlite:///{tmp_path / 'h.db'}")
+    try:
+        service = TableService(storage, snapshot_every=5)
+        live, tokens = service.create("kitchen-table", {}, 2, [])
+        for _ in range(13):
+            seat = live.game.to_move
+            assert seat is not None
+            legal = live.legal_for(seat)
+            text = "draw" if "draw" in legal else next(t for t in legal if t.startswith("discard"))
+            played = submit(service, live, tokens[seat], live.version, text)
+            assert isinstance(played, Accepted)
+            assert live.history is not None
+            live.history.append(played.entry)
+        stored = storage.load(live.id)
+        assert stored is not None and stored.snapshot is not None and stored.snapshot[0] == 10
+        loaded = service.live_from_stored(stored)
+        assert loaded.history is None  # not built until asked for
+        assert list(service.history_of(loaded)) == list(live.history)
+        assert [e["version"] for e in service.history_of(loaded)] == list(range(1, 14))
     finally:
         storage.close()

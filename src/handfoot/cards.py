@@ -42,7 +42,7 @@ MELD_RANKS: tuple[int, ...] = (*NATURAL_KINDS, BLACK_THREE)
 # A meld made only of wilds (where a table allows them) is filed under this pseudo-rank.
 WILD_RANK: int = JOKER
 
-KIND_NAMES = ("JK", "2", "A", "K", "Q", "J", "T", "9", "8", "7", "6", "5", "4", "3B", "3R")
+KIND_NAMES: tuple[str, ...] = ("JK", "2", "A", "K", "Q", "J", "T", "9", "8", "7", "6", "5", "4", "3B", "3R")
 KIND_WORDS = (
     "joker",
     "2",

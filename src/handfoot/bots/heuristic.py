@@ -27,6 +27,8 @@ import random
 from collections.abc import Sequence
 from typing import Protocol
 
+from mypy_extensions import mypyc_attr
+
 from handfoot import cards as C
 from handfoot.bots.base import DECODED, NO, YES, Bot, LegalMoves
 from handfoot.bots.registry import register_bot
@@ -374,6 +376,7 @@ def best_index(scores: Sequence[float]) -> int:
     return best
 
 
+@mypyc_attr(allow_interpreted_subclasses=True)
 class HeuristicBot(Bot):
     """Scores every legal move from the view and plays the best (ties: the first listed)."""
 

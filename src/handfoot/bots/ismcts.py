@@ -121,8 +121,6 @@ def heuristic_step(world: HandState) -> bool:
         return False
     seat = world.to_move
     ids = legal_ids(world)
-    if not ids:
-        return False
     r = Reading.of_world(world, seat)
     if world.phase is Phase.ANSWER:
         apply_checked(world, move_of_id(world, YES_ID if answer_permission(r) else NO_ID))
@@ -132,6 +130,8 @@ def heuristic_step(world: HandState) -> bool:
         compound = [
             m for m in opening_moves(world) if m.action is not Action.PICKUP or _all_held(world, seat, m)
         ]
+    if not ids and not compound:
+        return False
     if compound:
         scores = score_ids(r, ids)
         scores.extend(score_reading(r, compound))

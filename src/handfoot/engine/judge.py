@@ -9,18 +9,17 @@ from handfoot import cards as C
 from handfoot.engine.errors import Refusal
 from handfoot.engine.melding import (
     go_out_refusal,
-    hold_refusal,
     meld_ids,
-    opening_refusal,
-    plan_groups,
+    meld_refusal,
     playable_kinds,
-    specs_of,
 )
 from handfoot.engine.moves import (
     Action,
     Move,
+    move_text,
 )
-from handfoot.engine.pile import can_take_pile, pickup_refusal
+from handfoot.engine.openings import pile_pickup, play_example
+from handfoot.engine.pile import pickup_refusal
 from handfoot.engine.state import HandState, Phase
 from handfoot.rules.options import (
     EmptyWithoutOut,
@@ -51,12 +50,7 @@ def check(s: HandState, move: Move) -> Refusal | None:
         return Refusal("permission", "Nobody has asked to go out.")
     if phase is Phase.DRAW:
         if action is Action.DRAW:
-            if not s.stock and can_take_pile(s, s.to_move):
-                return Refusal(
-                    "pickup_allowed",
-                    "The stock is empty and you can take the pile: take it (the hand ends when nobody can).",
-                )
-            return None
+            return draw_refusal(s)
         if action is Action.PICKUP:
             return pickup_refusal(s, move)
         return Refusal("draw_count", "Draw from the stock or take the discard pile first.")
@@ -68,20 +62,23 @@ def check(s: HandState, move: Move) -> Refusal | None:
         return discard_refusal(s, seat, move.card)
     if action is Action.ASK:
         return ask_refusal(s, seat)
-    groups = move.groups
-    if not groups:
-        return Refusal("hand", "Name the cards to meld.")
-    cards = [c for g in groups for c in g.cards]
-    why = hold_refusal(s, seat, cards)
-    if why is not None:
-        return why
-    specs = specs_of(s.rules, groups)
-    left = s.hand_size(seat) - len(cards)
-    why = opening_refusal(s, seat, sum(sp.points for sp in specs), specs, left)
-    if why is not None:
-        return why
-    result = plan_groups(s, seat, specs, left)
-    return result if isinstance(result, Refusal) else None
+    return meld_refusal(s, seat, move.groups)
+
+
+def draw_refusal(s: HandState) -> Refusal | None:
+    """Why the player to move may not draw: with the stock empty, a player who can take the pile
+    (with any legal pickup, an opening of several melds included) must; drawing from an empty stock
+    ends the hand, which happens only when the player to move cannot take the pile."""
+    if s.stock:
+        return None
+    pickup = pile_pickup(s)
+    if pickup is None:
+        return None
+    return Refusal(
+        "pickup_allowed",
+        f"The stock is empty and you can take the pile ('{move_text(pickup)}'): take it. The hand ends "
+        "only when the player to move cannot.",
+    )
 
 
 def _discardable(rules: RuleSet, kind: int, playable: set[int]) -> bool:
@@ -90,10 +87,26 @@ def _discardable(rules: RuleSet, kind: int, playable: set[int]) -> bool:
     return rules.discard_playable or kind not in playable
 
 
+def must_play_refusal(s: HandState, seat: int, legal_melds: list[int]) -> Refusal | None:
+    """With ``must_play_all``: why ``seat`` may not discard yet (a card can still go down: onto an open
+    meld within the wild limits, as a new meld, or in an opening), or None."""
+    if not s.rules.must_play_all:
+        return None
+    play = play_example(s, seat, legal_melds)
+    if play is None:
+        return None
+    return Refusal(
+        "must_play_all",
+        "Your turn lasts until no card can go down: put down every card you can before discarding "
+        f"('{move_text(play)}' can still go down).",
+    )
+
+
 def discard_refusal(
-    s: HandState, seat: int, card: int, legal_melds: list[int] | None = None
+    s: HandState, seat: int, card: int, legal_melds: list[int] | None = None, play_checked: bool = False
 ) -> Refusal | None:
-    """Why discarding ``card`` is not allowed (``legal_melds``: the legal meld ids, if already known)."""
+    """Why discarding ``card`` is not allowed (``legal_melds``: the legal meld ids, if already known;
+    ``play_checked``: ``must_play_refusal`` is already known to be None)."""
     rules = s.rules
     if s.hand_cards[seat][card] <= 0:
         return Refusal("hand", f"You do not hold {C.CODE_OF[card]}.")
@@ -101,8 +114,9 @@ def discard_refusal(
     if not rules.discard_wilds or not rules.discard_playable or rules.must_play_all:
         if legal_melds is None:
             legal_melds = meld_ids(s, seat)
-        if rules.must_play_all and legal_melds:
-            return Refusal("must_play_all", "Meld everything you can before discarding.")
+        why = None if play_checked else must_play_refusal(s, seat, legal_melds)
+        if why is not None:
+            return why
         playable = playable_kinds(legal_melds)
         if not _discardable(rules, kind, playable):
             hand = s.hands[seat]

@@ -311,6 +311,24 @@ def opening_refusal(
     )
 
 
+def meld_refusal(s: HandState, seat: int, groups: tuple[Group, ...]) -> Refusal | None:
+    """Why laying ``groups`` from the hand is not allowed for ``seat`` in the play phase, or None: the
+    cards held, the opening minimum, and every group's place and shape (``plan_groups``)."""
+    if not groups:
+        return Refusal("hand", "Name the cards to meld.")
+    cards = [c for g in groups for c in g.cards]
+    why = hold_refusal(s, seat, cards)
+    if why is not None:
+        return why
+    specs = specs_of(s.rules, groups)
+    left = s.hand_size(seat) - len(cards)
+    why = opening_refusal(s, seat, sum(sp.points for sp in specs), specs, left)
+    if why is not None:
+        return why
+    result = plan_groups(s, seat, specs, left)
+    return result if isinstance(result, Refusal) else None
+
+
 def specs_of(rules: RuleSet, groups: tuple[Group, ...] | list[Group]) -> list[GroupSpec]:
     specs = []
     values = rules.card_values

@@ -254,14 +254,5 @@ def pickup_ids(s: HandState, seat: int) -> list[int]:
     return out
 
 
-def can_take_pile(s: HandState, seat: int) -> bool:
-    """True if ``seat`` may take the discard pile now with an atomic pickup.
-
-    (An empty stock ends the hand when the player to draw cannot take the pile; a pile that could only
-    be taken with an opening of several melds does not keep the hand going.)
-    """
-    return bool(pickup_ids(s, seat))
-
-
 def pickup_move(s: HandState, seat: int, naturals: int) -> Move:
     return move_for(s.hand_cards[seat], s.pile[-1], PICKUP_BASE + naturals)

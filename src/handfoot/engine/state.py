@@ -130,11 +130,17 @@ class HandState:
     )
 
     def __init__(
-        self, rules: RuleSet, players: int, hand_index: int, dealer: int, minimums: list[int]
+        self,
+        rules: RuleSet,
+        players: int,
+        hand_index: int,
+        dealer: int,
+        minimums: list[int],
+        seating: Seating | None = None,
     ) -> None:
         self.rules = rules
         self.players = players
-        self.seating = Seating(rules, players)
+        self.seating = Seating(rules, players) if seating is None else seating  # derived: may be shared
         self.hand_index = hand_index
         self.dealer = dealer
         self.first_player = (dealer + 1) % players
@@ -169,12 +175,8 @@ class HandState:
 
     def copy(self) -> HandState:
         """A deep, independent copy."""
-        other = HandState.__new__(HandState)
-        other.rules = self.rules
-        other.players = self.players
-        other.seating = self.seating
-        other.hand_index = self.hand_index
-        other.dealer = self.dealer
+        # the constructor, not __new__: compiled with mypyc, a HandState is only made through __init__
+        other = HandState(self.rules, self.players, self.hand_index, self.dealer, self.minimums, self.seating)
         other.first_player = self.first_player
         other.hands = [list(h) for h in self.hands]
         other.hand_cards = [list(h) for h in self.hand_cards]
@@ -187,7 +189,6 @@ class HandState:
         other.meld_of = [list(m) for m in self.meld_of]
         other.books = [list(b) for b in self.books]
         other.down = list(self.down)
-        other.minimums = list(self.minimums)
         other.red_threes = [list(r) for r in self.red_threes]
         other.turn_seat = self.turn_seat
         other.to_move = self.to_move

@@ -338,7 +338,12 @@ class RuleSet:
         ),
     )
     must_play_all: bool = field(
-        default=False, metadata=_meta("A player must meld everything they can before discarding.", "turn")
+        default=False,
+        metadata=_meta(
+            "A player must lay down every card that can go down (onto a meld, as a new meld, or as an "
+            "opening held) before discarding.",
+            "turn",
+        ),
     )
     red_threes: RedThrees = field(
         default=RedThrees.LAY_DOWN,

@@ -4,9 +4,10 @@ table and starts the bots, and on shutdown stops the bots and closes storage."""
 
 from __future__ import annotations
 
+import asyncio
 import logging
 from collections.abc import AsyncIterator
-from contextlib import asynccontextmanager
+from contextlib import asynccontextmanager, suppress
 from typing import Any
 
 from fastapi import FastAPI, Request
@@ -43,6 +44,19 @@ def _error(status: int, code: str, message: str) -> SafeJSONResponse:
     return SafeJSONResponse({"error": {"code": code, "message": message}}, status_code=status)
 
 
+SWEEP_SECONDS = 60.0  # how often finished and idle tables are unloaded
+
+
+async def sweep(service: TableService, runner: BotRunner, idle_seconds: float) -> None:
+    """Every ``SWEEP_SECONDS``, unload the tables nobody has used for ``idle_seconds`` (and finished
+    ones nobody is looking at); they are read from storage again when asked for."""
+    while True:
+        await asyncio.sleep(SWEEP_SECONDS)
+        gone = service.unload_idle(idle_seconds, busy=lambda table_id: table_id in runner.tasks)
+        if gone:
+            log.info("unloaded %d idle tables (%d in memory)", len(gone), len(service.tables))
+
+
 def create_app(settings: Settings) -> FastAPI:
     """The server application for ``settings`` (nothing is opened until its lifespan starts)."""
 
@@ -54,8 +68,8 @@ def create_app(settings: Settings) -> FastAPI:
         fanout = make_fanout(settings.redis_url)
         runner = BotRunner(service, settings.bot_delay, make_leases(settings.redis_url, fanout.origin))
         runner.attach()
-        count = service.load_all()
-        log.info("loaded %d tables from %s", count, settings.db_url)
+        service.unloaders.append(runner.forget)
+        log.info("tables are loaded from %s when first asked for", settings.db_url)
         await fanout.start(
             lambda table_id, version: catch_up(service, table_id, version), lambda: catch_up_all(service)
         )
@@ -63,9 +77,15 @@ def create_app(settings: Settings) -> FastAPI:
         app.state.service = service
         app.state.limits = Limiters.default(settings.rate_limit)
         app.state.settings = settings
+        sweeper = asyncio.get_running_loop().create_task(
+            sweep(service, runner, settings.idle_seconds), name="handfoot-unload"
+        )
         try:
             yield
         finally:
+            sweeper.cancel()
+            with suppress(asyncio.CancelledError):
+                await sweeper
             await fanout.close()
             await runner.stop()
             storage.close()
@@ -171,9 +191,14 @@ def create_app(settings: Settings) -> FastAPI:
     @app.post("/api/tables/{table_id}/join")
     async def join(table_id: str, body: JoinTable, request: Request) -> dict[str, Any]:
         """Take the seat a token belongs to, under a display name."""
-        live = service_of(request).get(table_id)
-        seat = live.seat_of_token(body.token) if live is not None else None
-        if live is None or seat is None or live.seats[seat].kind != "human":
+        found = service_of(request).get(table_id)  # the seat token in the body opens a private table
+        if found is None:
+            raise ApiError(
+                404, "no_table", f"there is no table {table_id!r}: the link may be mistyped or old"
+            )
+        live = service_of(request).adopt(found)
+        seat = live.seat_of_token(body.token)
+        if seat is None or live.seats[seat].kind != "human":
             raise ApiError(403, "bad_token", "this seat token does not belong to this table")
         async with live.lock:
             service_of(request).join(live, seat, body.name)

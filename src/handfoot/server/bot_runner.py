@@ -126,6 +126,13 @@ class BotRunner:
             if legal and live.version == version:
                 await play(self.service, live, live.bot_tokens[seat], version, move_text(legal[0]))
 
+    def forget(self, table_id: str) -> None:
+        """Drop what the runner keeps for a table that was unloaded (its bots, random source, failures)."""
+        for key in [key for key in self.bots if key[0] == table_id]:
+            del self.bots[key]
+        self.rngs.pop(table_id, None)
+        self.failures.pop(table_id, None)
+
     async def stop(self) -> None:
         """Cancel every bot task and wait for them to end."""
         self.stopped = True

@@ -349,7 +349,8 @@ async def catch_up(service: TableService, table_id: str, version: int | None = N
             live.version += 1
             played += 1
             live.last = move_entry(state_before, melds_before, seat, live.version, text, events)
-            live.history.append(live.last)
+            if live.history is not None:
+                live.history.append(live.last)
         if played or reloaded:
             await broadcast_state(live)
     if played or reloaded:

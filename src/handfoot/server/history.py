@@ -2,8 +2,9 @@
 description a ``state`` message carries in ``last``.
 
 Nothing is stored for it: the entries are built when a move is played, and rebuilt by replaying the
-stored moves when a table is loaded. Each table keeps its last ``HISTORY_KEEP`` entries, and a
-connection is sent them in its ``welcome``, so "what happened" survives a reload or a rejoin.
+stored moves (``replay_history``) the first time they are asked for after a table is loaded. Each table
+keeps its last ``HISTORY_KEEP`` entries, and a connection is sent them in its ``welcome``, so "what
+happened" survives a reload or a rejoin.
 
 A ``melded`` event is told apart from the others by two fields: ``rank``, the rank letter of the meld
 the cards went onto (``W`` for a meld of wilds), and ``added``, true when that meld was already on the
@@ -17,8 +18,9 @@ from collections.abc import Sequence
 from typing import Any
 
 from handfoot import cards as C
-from handfoot.engine import Event, HandState, parse_move
+from handfoot.engine import Event, Game, HandState, IllegalMove, MoveSyntaxError, parse_move
 from handfoot.engine.events import EventType
+from handfoot.rules import load_rules
 from handfoot.server.protocol import event_json
 
 HISTORY_KEEP = 100
@@ -66,3 +68,25 @@ def move_entry(
             data["added"] = (owner, rank) in before
         out.append(data)
     return {"seat": seat, "version": version, "move": move, "events": out}
+
+
+def replay_history(
+    rules_source: str | dict[str, Any], players: int, seed: int, dealer: int, moves: Sequence[tuple[int, str]]
+) -> History:
+    """The history of a stored game: its ``moves`` (seat, text) replayed from the first deal, keeping the
+    entries of the last ``HISTORY_KEEP``. A move that no longer plays ends it there (the table reports
+    itself broken elsewhere)."""
+    game = Game(load_rules(rules_source), players, seed, dealer)
+    history = new_history()
+    keep_from = len(moves) - HISTORY_KEEP
+    for index, (seat, text) in enumerate(moves):
+        try:
+            if index < keep_from:
+                game.apply_text(text)
+                continue
+            state, before = game.state, meld_keys(game.state)
+            events = game.apply_text(text)
+        except (IllegalMove, MoveSyntaxError):
+            break
+        history.append(move_entry(state, before, seat, index + 1, text, events))
+    return history

@@ -22,8 +22,9 @@ from handfoot.engine import Event, IllegalMove, MoveSyntaxError, move_text, pars
 from handfoot.record import NOTATION_RULE
 from handfoot.server.fanout import broadcast_state
 from handfoot.server.history import meld_keys, move_entry
+from handfoot.server.snapshots import snapshot_of
 from handfoot.server.storage import MoveConflict, StorageError
-from handfoot.server.tables import LiveTable, TableService, snapshot_of
+from handfoot.server.tables import LiveTable, TableService
 
 log = logging.getLogger("handfoot.server")
 
@@ -212,7 +213,8 @@ async def play(
         outcome = played if isinstance(played, Refused) else await store_async(service, live, played)
         if isinstance(outcome, Accepted):
             live.last = outcome.entry
-            live.history.append(outcome.entry)
+            if live.history is not None:
+                live.history.append(outcome.entry)
             await broadcast_state(live)
         elif outcome.resync:
             await broadcast_state(live)

@@ -2,36 +2,34 @@
 creates them, finds them and rebuilds them from storage.
 
 A table's *version* is the number of moves played at it; every accepted move adds one. Tables are
-rebuilt on start by replaying their stored moves, and checked against their latest snapshot.
+loaded from storage when first asked for (from their latest snapshot and the moves after it,
+``server.snapshots``), not at start-up, and ``unload_idle`` forgets finished and idle ones again.
 """
 
 from __future__ import annotations
 
 import asyncio
-import json
 import logging
 import re
 import secrets
 import time
 from collections.abc import Awaitable, Callable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from handfoot.engine import (
     Game,
-    IllegalMove,
-    MoveSyntaxError,
     Seating,
     View,
     score_lines,
     spectator_view,
     view,
 )
-from handfoot.engine.serialize import state_to_json
 from handfoot.record import Record, record_of
-from handfoot.rules import PRESET_NAMES, RuleError, RuleSet, load_rules, rules_to_mapping
+from handfoot.rules import PRESET_NAMES, RuleError, load_rules, rules_to_mapping
 from handfoot.server.config import DEFAULT_AWAY_SECONDS
-from handfoot.server.history import History, meld_keys, move_entry, new_history
+from handfoot.server.history import History, new_history, replay_history
+from handfoot.server.snapshots import rebuild
 from handfoot.server.storage import SeatRow, Storage, StoredTable, TableRow, now, token_hash
 
 log = logging.getLogger("handfoot.server")
@@ -107,13 +105,15 @@ class LiveTable:
     connections: list[Connection] = field(default_factory=list)
     bot_tokens: dict[int, str] = field(default_factory=dict)
     lock: asyncio.Lock = field(default_factory=asyncio.Lock)
+    earlier: tuple[str, ...] = ()  # stored moves before the snapshot the game was rebuilt from
+    touched: float = field(default_factory=time.monotonic)  # last move, arrival or departure
     notice_pending: bool = False  # a ``table`` notice is scheduled (fanout.notice_table)
     notice_at: float = -1e9  # when the last one was sent (event-loop time)
     public: bool = True
     watch_hash: str | None = None
     host_hash: str | None = None
     ended: str | None = None
-    history: History = field(default_factory=new_history)
+    history: History | None = field(default_factory=new_history)  # None: not built since loading
     left_at: dict[int, float] = field(default_factory=dict)
     away_after: float = DEFAULT_AWAY_SECONDS
 
@@ -252,7 +252,8 @@ class LiveTable:
 
     def record(self) -> Record:
         """The game as a record (``handfoot replay`` accepts its JSON)."""
-        return record_of(self.game, self.rules_source)
+        record = record_of(self.game, self.rules_source)
+        return replace(record, moves=self.earlier + record.moves) if self.earlier else record
 
 
 def _matches(key: str | None, digest: str | None) -> bool:
@@ -269,52 +270,6 @@ class NewTable:
     tokens: dict[int, str]
     watch_key: str
     host_key: str
-
-
-def rules_of(source: str | dict[str, Any]) -> RuleSet:
-    """The rule set a stored rules source names (raises RuleError if it no longer validates)."""
-    return load_rules(source)
-
-
-def snapshot_of(game: Game, version: int) -> dict[str, Any]:
-    """What a snapshot records after ``version`` moves: totals, results and the full hand state (secret:
-    snapshots never leave the server)."""
-    data = {
-        "version": version,
-        "hand_index": game.hand_index,
-        "totals": list(game.totals),
-        "scores": [list(r.scores) for r in game.results],
-        "finished": game.finished,
-        "winner": game.winner,
-        "state": state_to_json(game.state),
-    }
-    normal: dict[str, Any] = json.loads(json.dumps(data))
-    return normal
-
-
-def replay_stored(stored: StoredTable, history: History | None = None) -> tuple[Game, str | None]:
-    """Replay a stored table's moves into a new Game. Returns the game and None, or the game as far as it
-    could be replayed and why it stopped (a move that no longer plays, or a snapshot that differs).
-    ``history``, if given, receives the public entry of each of the last moves (as many as it holds)."""
-    row = stored.row
-    game = Game(rules_of(row.rules_source), row.players, row.seed, row.dealer)
-    snap_version, snap = stored.snapshot if stored.snapshot else (-1, {})
-    keep_from = len(stored.moves) - (history.maxlen or 0) if history is not None else len(stored.moves)
-    for index, (seat, text) in enumerate(stored.moves):
-        if index == snap_version and snapshot_of(game, index) != snap:
-            return game, f"the replay differs from the snapshot taken after move {index}"
-        try:
-            if history is not None and index >= keep_from:
-                state, before = game.state, meld_keys(game.state)
-                events = game.apply_text(text)
-                history.append(move_entry(state, before, seat, index + 1, text, events))
-            else:
-                game.apply_text(text)
-        except (IllegalMove, MoveSyntaxError) as exc:
-            return game, f"stored move {index} ({text!r}) no longer plays: {exc}"
-    if snap_version == len(stored.moves) and snapshot_of(game, snap_version) != snap:
-        return game, f"the replay differs from the snapshot taken after move {snap_version}"
-    return game, None
 
 
 def _fresh_token() -> str:
@@ -338,9 +293,11 @@ class TableService:
         self.tables: dict[str, LiveTable] = {}
         self.listeners: list[Callable[[LiveTable], None]] = []
         self.announcers: list[Callable[[str, int], Awaitable[None]]] = []
+        self.unloaders: list[Callable[[str], None]] = []
 
     def notify(self, live: LiveTable) -> None:
         """Tell every listener that ``live`` changed."""
+        live.touched = time.monotonic()
         for listener in self.listeners:
             listener(live)
 
@@ -355,6 +312,11 @@ class TableService:
         live = self.tables.get(table_id)
         if live is not None:
             return live
+        return self.load(table_id)
+
+    def load(self, table_id: str) -> LiveTable | None:
+        """Read a table that is not in memory from storage (from its latest snapshot and the moves after
+        it) and keep it; None if there is no such table. Tables are loaded only when asked for."""
         if not is_table_id(table_id):
             return None
         stored = self.storage.load(table_id)
@@ -372,8 +334,8 @@ class TableService:
     # --- loading
     def live_from_stored(self, stored: StoredTable) -> LiveTable:
         """A LiveTable rebuilt from storage by replaying its moves (``broken`` set if that fails)."""
-        history = new_history()
-        game, problem = replay_stored(stored, history)
+        rebuilt = rebuild(stored)
+        game, problem = rebuilt.game, rebuilt.problem
         row = stored.row
         bot_tokens: dict[int, str] = {}
         seats = []
@@ -399,28 +361,49 @@ class TableService:
             version=len(stored.moves),
             broken=problem,
             bot_tokens=bot_tokens,
+            earlier=rebuilt.earlier,
             public=row.public,
             watch_hash=row.watch_hash,
             host_hash=row.host_hash,
             ended=row.ended,
-            history=history,
+            history=None if stored.moves else new_history(),  # built when first asked for
             left_at={s.seat: loaded_at for s in stored.seats if s.kind == HUMAN},
             away_after=self.away_after,
         )
 
-    def load_all(self) -> int:
-        """Rebuild every stored table into memory; returns how many were loaded."""
-        for table_id in self.storage.table_ids():
-            stored = self.storage.load(table_id)
-            if stored is None:
-                continue
-            try:
-                self.tables[table_id] = self.live_from_stored(stored)
-            except RuleError as exc:
-                log.error("table %s has rules that no longer load: %s", table_id, exc)
-        for live in self.tables.values():
-            self.notify(live)
-        return len(self.tables)
+    def history_of(self, live: LiveTable) -> History:
+        """The public entries of ``live``'s last moves (built from its stored moves the first time it is
+        asked for after loading: a table is rebuilt from its snapshot, not by replaying every move)."""
+        if live.history is None:
+            stored = self.storage.load(live.id)
+            moves = stored.moves[: live.version] if stored is not None else []
+            live.history = replay_history(live.rules_source, live.players, live.seed, live.dealer, moves)
+        return live.history
+
+    def adopt(self, live: LiveTable) -> LiveTable:
+        """The instance of ``live``'s table this service holds, keeping ``live`` if it holds none (it was
+        unloaded while a caller held it). Call with ``live``'s lock held before attaching to it."""
+        held = self.tables.setdefault(live.id, live)
+        return held
+
+    def unload_idle(self, idle_seconds: float, busy: Callable[[str], bool] = lambda _id: False) -> list[str]:
+        """Forget the tables nobody uses: no connection, not locked, not ``busy`` (a bot turn in
+        progress), and finished or untouched for ``idle_seconds``. They are read from storage again when
+        asked for. Tells every ``unloaders`` listener each id; returns them."""
+        now = time.monotonic()
+        gone = [
+            live.id
+            for live in self.tables.values()
+            if not live.connections
+            and not live.lock.locked()
+            and not busy(live.id)
+            and (live.game.finished or now - live.touched >= idle_seconds)
+        ]
+        for table_id in gone:
+            del self.tables[table_id]
+            for unloaded in self.unloaders:
+                unloaded(table_id)
+        return gone
 
     def reload(self, live: LiveTable) -> None:
         """Put a table's game back to what storage holds (after a failed write)."""
@@ -428,8 +411,9 @@ class TableService:
         if stored is None:
             live.broken = "the table is no longer in storage"
             return
-        live.history = new_history()
-        live.game, live.broken = replay_stored(stored, live.history)
+        rebuilt = rebuild(stored)
+        live.game, live.broken, live.earlier = rebuilt.game, rebuilt.problem, rebuilt.earlier
+        live.history = None  # rebuilt from storage when next asked for
         live.version = len(stored.moves)
 
     # --- creating and joining

@@ -158,6 +158,8 @@ async def table_socket(websocket: WebSocket, table_id: str) -> None:
             handler.cancel()
 
     outbox.on_drop = dropped
+    # The table may have been unloaded while the hello was awaited: attach to the one the service holds.
+    live = service.adopt(live)
     try:
         async with live.lock:
             if hello.name and seat is not None:
@@ -168,7 +170,13 @@ async def table_socket(websocket: WebSocket, table_id: str) -> None:
                     return
             live.connections.append(conn)
             welcome = welcome_message(
-                live.id, seat, rules_mapping(live), live.seating, bot_names(), is_host, list(live.history)
+                live.id,
+                seat,
+                rules_mapping(live),
+                live.seating,
+                bot_names(),
+                is_host,
+                list(service.history_of(live)),
             )
             await send(live, conn, welcome)
             await send(live, conn, state_for(live, seat))
