@@ -19,10 +19,12 @@ hosting``, ``make chromium``).
 
 from __future__ import annotations
 
+import faulthandler
 import os
 import re
 import shlex
 import shutil
+import signal
 import socket
 import ssl
 import subprocess
@@ -47,6 +49,25 @@ DEPLOY = ROOT / "deploy"
 DOC = ROOT / "docs" / "hosting.md"
 NAME = "cards.example.org"
 START_GUARD = 60.0  # seconds before a program that never comes up fails the test (not a speed check)
+HANG_GUARD = 300  # seconds before a test that hangs is stopped, showing every thread (not a speed check)
+
+
+@pytest.fixture(autouse=True)
+def hang_guard() -> Iterator[None]:
+    """Stop a test of this module that hangs (a proxy or a socket that never answers) with every
+    thread's stack, rather than leave the run waiting forever."""
+
+    def stop(_signal: int, _frame: Any) -> None:
+        faulthandler.dump_traceback(all_threads=True)
+        raise TimeoutError(f"stopped after {HANG_GUARD} s: the test hung (every thread's stack is above)")
+
+    previous = signal.signal(signal.SIGALRM, stop)
+    signal.alarm(HANG_GUARD)
+    try:
+        yield
+    finally:
+        signal.alarm(0)
+        signal.signal(signal.SIGALRM, previous)
 
 
 def in_ci() -> bool:
@@ -257,9 +278,11 @@ class Visitor:
                 **options,
             )
 
-    def seat(self, table_id: str, token: str) -> SeatClient:
+    def seat(self, table_id: str, token: str, origin: str | None = None) -> SeatClient:
+        """A seat's WebSocket, opened as a page of ``origin`` (default: the site itself) would."""
         sock = socket.create_connection(("127.0.0.1", self.port), timeout=10)
-        return SeatClient(self.site, table_id, token, ssl=self.tls(), sock=sock, origin=self.site)
+        options = {"ssl": self.tls(), "sock": sock, "origin": origin or self.site, "open_timeout": 30}
+        return SeatClient(self.site, table_id, token, **options)
 
 
 @contextmanager
@@ -295,9 +318,9 @@ def play_a_hand(visitor: Visitor, table: dict[str, Any]) -> dict[str, Any]:
         while True:
             mover = seats[state["view"]["to_move"]]
             mover.send({"type": "hint", "version": state["version"]})
-            hint = mover.until(lambda m: m["type"] == "hint")
+            hint = mover.until(lambda m: m["type"] == "hint", timeout=30)
             mover.move(hint["move"], state["version"])
-            states = [seat.state(state["version"] + 1) for seat in seats]
+            states = [seat.state(state["version"] + 1, timeout=30) for seat in seats]
             state = states[0]
             if any(e["type"] == "hand_over" for e in state["last"]["events"]):
                 break
@@ -322,6 +345,11 @@ def test_a_whole_hand_through_the_documented_proxy(
         assert script, page.text
         bundle = visitor.request("GET", script[1], headers={"Accept-Encoding": "gzip"})
         assert bundle.status_code == 200 and bundle.headers["content-encoding"] == "gzip"
+
+        # The proxy passes the page's origin on: a page of another address is refused.
+        stranger = visitor.seat(table_id, table["invites"][0]["token"], origin=f"https://www.{NAME}")
+        assert stranger.welcome["code"] == "bad_origin", stranger.welcome
+        stranger.close()
 
         state = play_a_hand(visitor, table)
         key = {"X-Handfoot-Key": table["watch_key"]}

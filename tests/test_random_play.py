@@ -153,7 +153,16 @@ def check_meld(rules: RuleSet, meld: Meld) -> None:
         assert wilds < naturals, f"{meld}: not fewer wilds than naturals"
     assert not rules.max_wilds or wilds <= rules.max_wilds, f"{meld}: more than max_wilds"
     if meld.rank == C.BLACK_THREE:
-        assert wilds == 0 and rules.black_three_melds, f"{meld}: black 3s with wilds, or not allowed"
+        allowed = rules.black_three_melds or rules.black_three_books != "none"
+        assert wilds == 0 and allowed, f"{meld}: black 3s with wilds, or not allowed"
+
+
+def book_kind(rules: RuleSet, meld: Meld) -> int:
+    """A book's kind: 0 clean, 1 dirty (wilds in it, or black 3s where black_three_books = dirty), 2 wild."""
+    if meld.rank == C.WILD_RANK:
+        return 2
+    dirty_threes = meld.rank == C.BLACK_THREE and rules.black_three_books == "dirty"
+    return 1 if meld.wilds or dirty_threes else 0
 
 
 def check_table(s: HandState, checked: dict[int, int] | None = None) -> None:
@@ -170,7 +179,7 @@ def check_table(s: HandState, checked: dict[int, int] | None = None) -> None:
             checked[index] = size
         meld_of[meld.owner][meld.rank] = index
         if size >= rules.book_size:
-            books[meld.owner][2 if meld.rank == C.WILD_RANK else 1 if meld.wilds else 0] += 1
+            books[meld.owner][book_kind(rules, meld)] += 1
     assert s.meld_of == meld_of, f"meld_of {s.meld_of} does not point at the latest melds {meld_of}"
     assert s.books == books, f"books {s.books}, the table has {books}"
     for owner in range(s.seating.num_owners):
@@ -384,7 +393,7 @@ def expected_tallies(s: HandState) -> list[Tally]:
             held += [c for c in range(C.NUM_CARD_IDS) for _ in range(s.hand_cards[seat][c])]
             if rules.unplayed_foot_counts:
                 held += s.feet[seat]
-        statuses = [(m.rank, 2 if m.rank == C.WILD_RANK else 1 if m.wilds else 0) for m in books]
+        statuses = [(m.rank, book_kind(rules, m)) for m in books]
         named = {(rank, status) for rank, status, _ in rules.book_bonuses}
         out.append(
             Tally(
@@ -392,8 +401,8 @@ def expected_tallies(s: HandState) -> list[Tally]:
                 open_wild_melds=sum(
                     1 for m in melds if m.rank == C.WILD_RANK and len(m.cards) < rules.book_size
                 ),
-                clean_books=sum(1 for m in books if m.rank != C.WILD_RANK and not m.wilds),
-                dirty_books=sum(1 for m in books if m.rank != C.WILD_RANK and m.wilds),
+                clean_books=sum(1 for m in books if book_kind(rules, m) == 0),
+                dirty_books=sum(1 for m in books if book_kind(rules, m) == 1),
                 wild_books=sum(1 for m in books if m.rank == C.WILD_RANK),
                 melded_points=sum(values[C.KIND_OF[c]] for m in melds for c in m.cards),
                 red_threes=len(s.red_threes[side]),
@@ -575,6 +584,9 @@ HOUSE_CASES: list[tuple[str, int, dict[str, object]]] = [
             "red_three_bonus_if": "went_out",
             "pickup_with_wild": True,
             "foot_pickup_is_draw": True,
+            "black_three_books": "dirty",
+            "empty_stock": "reshuffle_pile",
+            "out_by_meld": "last_round_bonus",
         },
     ),
     (
@@ -586,6 +598,8 @@ HOUSE_CASES: list[tuple[str, int, dict[str, object]]] = [
             "book_bonuses": {"A": 1000},
             "out_by_meld": "end",
             "pickup_with_wild": True,
+            "black_three_books": "clean",
+            "empty_stock": "reshuffle_pile",
         },
     ),
     (
@@ -600,7 +614,7 @@ HOUSE_CASES: list[tuple[str, int, dict[str, object]]] = [
             "players_allowed": [7],
             "default_players": 7,
             "decks_by_players": {"7": 8},
-            "out_by_meld": "last_round_bonus",
+            "out_by_meld": "end",
             "foot_pickup_is_draw": True,
         },
     ),

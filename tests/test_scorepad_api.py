@@ -78,13 +78,13 @@ def test_options_and_players_change_the_sides(base: str) -> None:
 @pytest.mark.parametrize(
     ("body", "words"),
     [
-        ({"preset": "nope"}, "preset 'nope' does not exist"),
+        ({"preset": "nope"}, 'preset "nope" does not exist'),
         ({"preset": "kitchen-table", "players": 7}, "players is 7"),
         ({"preset": "kitchen-table", "options": {"hand_size": 0}}, "hand_size"),
-        ({"preset": "kitchen-table", "hands": [[{}]]}, "hand 1 has 1 sides"),
+        ({"preset": "kitchen-table", "hands": [[{}]]}, "hands[0] lists 1 side;"),
         ({"preset": "kitchen-table", "hands": [[{"went_out": True}, {"went_out": True}]]}, "only one side"),
         ({"preset": "kitchen-table", "hands": [[{"clean_books": -1}, {}]]}, "clean_books"),
-        ({"preset": "kitchen-table", "hands": [[{"books": 1}, {}]]}, "unknown key 'books'"),
+        ({"preset": "kitchen-table", "hands": [[{"books": 1}, {}]]}, 'hands[0][0]: unknown key "books"'),
     ],
 )
 def test_a_bad_sheet_is_refused_with_the_reason(base: str, body: dict[str, Any], words: str) -> None:

@@ -93,7 +93,7 @@ def test_bad_hello_closes_with_a_reason(base: str) -> None:
     ("body", "status", "says"),
     [
         ({"preset": "grandma"}, 422, "preset 'grandma' does not exist; allowed: kitchen-table"),
-        ({"preset": "kitchen-table", "options": {"hand_size": 0}}, 422, "rule option 'hand_size'"),
+        ({"preset": "kitchen-table", "options": {"hand_size": 0}}, 422, "rule option hand_size: 0 is"),
         ({"preset": "kitchen-table", "options": {"no_such_option": 1}}, 422, "unknown option"),
         ({"preset": "kitchen-table", "options": {"extends": "family"}}, 422, "cannot hold 'extends'"),
         ({"preset": "in-laws", "players": 3}, 422, "players is 3; in-laws allows 4"),

@@ -55,6 +55,7 @@ from handfoot.engine.scoring import score_tally
 from handfoot.engine.state import HandState, Phase
 from handfoot.engine.tally import hand_tallies
 from handfoot.engine.views import View, sample_world
+from handfoot.wording import show
 
 NEVER = -1e5  # heuristic scores at or below this are moves the heuristic never plays: not candidates
 
@@ -89,7 +90,7 @@ class Budget:
                     iterations = int(part)
             except ValueError:
                 raise ValueError(
-                    f"bad budget {text!r}: write 300 (iterations), 0.5s (seconds) or 300,0.5s"
+                    f"bad budget {show(text)}: write 300 (iterations), 0.5s (seconds) or 300,0.5s"
                 ) from None
         return cls(iterations, seconds)
 

@@ -9,7 +9,7 @@ from handfoot import cards as C
 from handfoot.engine.apply import lay_red_threes_from_hand
 from handfoot.engine.events import Event
 from handfoot.engine.state import HandState, Phase
-from handfoot.rules.options import FirstUpcard, RuleSet
+from handfoot.rules.options import EmptyStock, FirstUpcard, RuleSet
 
 
 class DealError(ValueError):
@@ -84,6 +84,8 @@ def deal(
                 break
     state.stock = stock
     state.pile = pile
+    if rules.empty_stock is EmptyStock.RESHUFFLE_PILE:
+        state.reshuffle_seed = rng.getrandbits(64)  # drawn after the deal: the deal is the same either way
     events: list[Event] = []
     if rules.pick_foot_seen:
         state.phase = Phase.PICK_FOOT  # red 3s are laid once every seat has chosen its Hand

@@ -69,7 +69,7 @@ def draw_refusal(s: HandState) -> Refusal | None:
     """Why the player to move may not draw: with the stock empty, a player who can take the pile
     (with any legal pickup, an opening of several melds included) must; drawing from an empty stock
     ends the hand, which happens only when the player to move cannot take the pile."""
-    if s.stock:
+    if s.stock or s.can_reshuffle():
         return None
     pickup = pile_pickup(s)
     if pickup is None:

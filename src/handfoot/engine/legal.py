@@ -38,7 +38,7 @@ def legal_ids(s: HandState) -> list[int]:
     seat = s.to_move
     if phase is Phase.DRAW:
         pickups = pickup_ids(s, seat)
-        if s.stock:
+        if s.stock or s.can_reshuffle():
             return [DRAW_ID, *pickups]
         # an empty stock: who can take the pile must (maybe only with an opening: a compound move)
         return pickups if pickups or pickup_openings(s, seat) else [DRAW_ID]

@@ -19,6 +19,7 @@ from handfoot.engine.moves import (
 )
 from handfoot.engine.state import HandState
 from handfoot.rules.options import (
+    BlackThreeBooks,
     BookAdditions,
     EmptyWithoutOut,
     MeldOwner,
@@ -64,10 +65,14 @@ def plural(count: int, word: str) -> str:
 
 
 def book_status(rules: RuleSet, rank: int, size: int, wilds: int) -> int:
+    """A meld's book kind (0 clean, 1 dirty, 2 wild; a book of black 3s as ``black_three_books`` says), or
+    ``NOT_A_BOOK``."""
     if size < rules.book_size:
         return NOT_A_BOOK
     if rank == WILD_RANK:
         return 2
+    if rank == BLACK_THREE and rules.black_three_books is BlackThreeBooks.DIRTY:
+        return 1
     return 0 if wilds == 0 else 1
 
 
@@ -214,12 +219,14 @@ def plan_groups(s: HandState, seat: int, specs: list[GroupSpec], left: int) -> P
     local: dict[int, tuple[int, int]] = {}  # rank -> (naturals, wilds) of its target meld in this move
     meld_of = s.meld_of[owner]
     bonus = 0
+    books_of_threes = rules.black_three_books is not BlackThreeBooks.NONE
+    threes_as_book = books_of_threes and s.in_foot[seat]  # every black-3 group so far a whole book
     for spec in specs:
         rank = spec.rank
         wilds = spec.jokers + spec.deuces
         if rank in (RED_THREE, DEUCE) or rank < 0:
             return Refusal("red_threes", "Red 3s and 2s cannot name a meld.")
-        if rank == BLACK_THREE and not rules.black_three_melds:
+        if rank == BLACK_THREE and not rules.black_three_melds and not books_of_threes:
             return Refusal("black_three_melds", "3s cannot be melded at this table.")
         if rank == WILD_RANK and spec.naturals:
             return Refusal("wild_melds", "A meld of wilds holds wilds only.")
@@ -260,6 +267,8 @@ def plan_groups(s: HandState, seat: int, specs: list[GroupSpec], left: int) -> P
         )
         if why is not None:
             return why
+        if rank == BLACK_THREE and where == NEW and naturals < rules.book_size:
+            threes_as_book = False
         after = book_status(rules, rank, naturals + held_wilds, held_wilds)
         if before != after:
             if before >= 0:
@@ -270,7 +279,14 @@ def plan_groups(s: HandState, seat: int, specs: list[GroupSpec], left: int) -> P
                 bonus += rules.book_bonus(rank, after)
         local[rank] = (naturals, held_wilds)
     plan = Plan((books[0], books[1], books[2]), left, bonus)
-    if BLACK_THREE in local:
+    if BLACK_THREE in local and not threes_as_book:
+        if not rules.black_three_melds:
+            where_from = "from the Foot" if s.in_foot[seat] else "once you play from your Foot"
+            return Refusal(
+                "black_three_books",
+                f"Black 3s are melded only as a whole book ({rules.book_size} black 3s at once), "
+                f"{where_from}.",
+            )
         why = go_out_refusal(s, seat, plan.books)
         if not s.in_foot[seat] or left > 1 or why is not None:
             extra = f" {why.message}" if why is not None else ""
@@ -382,7 +398,11 @@ def meld_ids(s: HandState, seat: int) -> list[int]:
     out: list[int] = []
     relief = minimum > 0 and (rules.opening_counts_books or rules.opening_waived_if_emptied)
     ranks = [r for r in range(C.ACE, C.FOUR + 1) if hand[r] or (meld_of[r] >= 0 and (jokers or deuces))]
-    if rules.black_three_melds and hand[BLACK_THREE] >= 3:
+    if (rules.black_three_melds and hand[BLACK_THREE] >= 3) or (
+        rules.black_three_books is not BlackThreeBooks.NONE
+        and hand[BLACK_THREE]
+        and meld_of[BLACK_THREE] >= 0
+    ):
         ranks.append(BLACK_THREE)
     if rules.wild_melds and jokers + deuces:
         ranks.append(WILD_RANK)

@@ -23,6 +23,7 @@ from enum import IntEnum
 from typing import NamedTuple
 
 from handfoot import cards as C
+from handfoot.wording import show
 
 
 class Action(IntEnum):
@@ -304,7 +305,7 @@ def parse_move(text: str) -> Move:
             raise MoveSyntaxError("meld needs at least one group of cards")
         return Move(Action.MELD if verb == "meld" else Action.PICKUP, groups)
     raise MoveSyntaxError(
-        f"{verb!r} is not a move: use draw, pickup, meld, discard, ask, yes, no, keep or swap"
+        f"{show(verb)} is not a move: use draw, pickup, meld, discard, ask, yes, no, keep or swap"
     )
 
 

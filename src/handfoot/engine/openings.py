@@ -15,7 +15,14 @@ from handfoot.engine.melding import meld_refusal
 from handfoot.engine.moves import Action, Group, Move, move_for, pick_cards
 from handfoot.engine.pile import pickup_ids, pickup_needed, pickup_refusal, pile_taken, top_refusal
 from handfoot.engine.state import HandState, Phase
-from handfoot.rules.options import BookAdditions, PickupBeforeDown, PickupRestFrom, PileVisible, WildLimit
+from handfoot.rules.options import (
+    BlackThreeBooks,
+    BookAdditions,
+    PickupBeforeDown,
+    PickupRestFrom,
+    PileVisible,
+    WildLimit,
+)
 
 
 def _wild_room(s: HandState, naturals: int, wilds: int) -> int:
@@ -202,6 +209,24 @@ def play_example(s: HandState, seat: int, meld_ids: list[int]) -> Move | None:
         return move_for(s.hand_cards[seat], s.pile[-1] if s.pile else -1, meld_ids[0])
     openings = meld_openings(s, seat)
     return openings[0] if openings else None
+
+
+def black_three_book_moves(s: HandState) -> list[Move]:
+    """The whole book of black 3s the player to move may lay now (``black_three_books``), as a one-group
+    compound move: a list of one move, or empty."""
+    rules = s.rules
+    seat = s.to_move
+    if (
+        rules.black_three_books is BlackThreeBooks.NONE
+        or s.phase is not Phase.PLAY
+        or not s.in_foot[seat]
+        or s.hands[seat][C.BLACK_THREE] < rules.book_size
+        or s.meld_of[s.seating.owner_of[seat]][C.BLACK_THREE] >= 0
+    ):
+        return []
+    cards = pick_cards(s.hand_cards[seat], C.BLACK_THREE, s.hands[seat][C.BLACK_THREE], {})
+    move = Move(Action.MELD, (Group(C.BLACK_THREE, tuple(cards)),))
+    return [move] if meld_refusal(s, seat, move.groups) is None else []
 
 
 def _to_groups_with_pile(

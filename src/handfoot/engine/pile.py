@@ -51,7 +51,9 @@ def pile_taken(s: HandState) -> list[int]:
     return s.pile[-count:-1]
 
 
-def top_refusal(s: HandState, seat: int) -> Refusal | None:
+def frozen_refusal(s: HandState) -> Refusal | None:
+    """Why nobody may take the discard pile now, whoever is to move: it is never taken at this table,
+    it is empty, or its top card cannot be taken (a wild, a 3; a black 3 freezing it). None otherwise."""
     rules = s.rules
     if not rules.pickup_allowed:
         return Refusal(
@@ -68,6 +70,16 @@ def top_refusal(s: HandState, seat: int) -> Refusal | None:
         return Refusal("black_three_melds", "A 3 on top cannot be taken: 3s cannot be melded from the pile.")
     if top == RED_THREE:
         return Refusal("red_threes", "A red 3 on top cannot be taken.")
+    return None
+
+
+def top_refusal(s: HandState, seat: int) -> Refusal | None:
+    """Why ``seat`` may not take the discard pile whatever it melds with it (``frozen_refusal``, or a
+    side not yet down where the rules never let one take it). None otherwise."""
+    why = frozen_refusal(s)
+    if why is not None:
+        return why
+    rules = s.rules
     owner = s.seating.owner_of[seat]
     if not s.down[owner] and rules.pickup_before_down is PickupBeforeDown.NEVER:
         who = "you have" if s.seating.num_owners == s.players else "your side has"

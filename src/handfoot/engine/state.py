@@ -10,7 +10,7 @@ from __future__ import annotations
 from enum import IntEnum
 
 from handfoot import cards as C
-from handfoot.rules.options import MeldOwner, RuleSet
+from handfoot.rules.options import EmptyStock, MeldOwner, RuleSet
 
 
 class Phase(IntEnum):
@@ -122,6 +122,8 @@ class HandState:
         "pile",
         "players",
         "red_threes",
+        "reshuffle_seed",
+        "reshuffles",
         "rules",
         "seating",
         "stock",
@@ -168,6 +170,18 @@ class HandState:
         self.out_seat = -1
         self.end_reason = EndReason.NONE
         self.move_count = 0
+        # empty_stock = "reshuffle_pile": the hand's own seed for reshuffling the pile (secret, never in a
+        # view), and how many times it was reshuffled
+        self.reshuffle_seed = 0
+        self.reshuffles = 0
+
+    def can_reshuffle(self, need: int = 0) -> bool:
+        """True if an empty stock is refilled from the pile (``empty_stock``) and the pile but its top card
+        holds the ``need`` cards still to draw (``draw_count`` by default): a pile too small to refill a
+        draw ends the hand as an empty stock does, so a hand cannot go on with cards trickling round."""
+        if self.rules.empty_stock is not EmptyStock.RESHUFFLE_PILE:
+            return False
+        return len(self.pile) - 1 >= (need or self.rules.draw_count)
 
     def hand_size(self, seat: int) -> int:
         """Cards in a seat's hand (the Foot, once picked up, is the hand)."""
@@ -198,6 +212,8 @@ class HandState:
         other.out_seat = self.out_seat
         other.end_reason = self.end_reason
         other.move_count = self.move_count
+        other.reshuffle_seed = self.reshuffle_seed
+        other.reshuffles = self.reshuffles
         return other
 
     def __eq__(self, other: object) -> bool:
@@ -233,6 +249,8 @@ _COMPARED_FIELDS: tuple[str, ...] = (
     "pile",
     "players",
     "red_threes",
+    "reshuffle_seed",
+    "reshuffles",
     "rules",
     "stock",
     "to_move",

@@ -42,6 +42,21 @@ class OpeningBy(StrEnum):
     HAND = "hand"
 
 
+class BlackThreeBooks(StrEnum):
+    """Whether a whole book of black 3s may be laid from the Foot, and what kind of book it counts as."""
+
+    NONE = "none"
+    CLEAN = "clean"
+    DIRTY = "dirty"
+
+
+class EmptyStock(StrEnum):
+    """What an empty stock does when a player must draw."""
+
+    END = "end"
+    RESHUFFLE_PILE = "reshuffle_pile"
+
+
 class BookAdditions(StrEnum):
     """What may be added to a finished book (7 cards or more)."""
 
@@ -272,6 +287,14 @@ class RuleSet:
             "Black 3s may be melded, only as a natural meld of black 3s, only when going out.", "melds"
         ),
     )
+    black_three_books: BlackThreeBooks = field(
+        default=BlackThreeBooks.NONE,
+        metadata=_meta(
+            "A book of black 3s may be laid by a player in the Foot, only whole (book_size black 3s at "
+            "once, no wilds), counting as a clean or a dirty book (none: not allowed).",
+            "melds",
+        ),
+    )
     book_size: int = field(default=7, metadata=_meta("Cards that make a meld a book.", "melds"))
     book_additions: BookAdditions = field(
         default=BookAdditions.ANY,
@@ -322,6 +345,14 @@ class RuleSet:
         metadata=_meta(
             "Once one's side is down, the pile may also be taken with one natural and one wild of the top "
             "card's rank.",
+            "turn",
+        ),
+    )
+    empty_stock: EmptyStock = field(
+        default=EmptyStock.END,
+        metadata=_meta(
+            "A player who must draw from an empty stock: the hand ends (unless the pile can be taken), or "
+            "the pile but its top card is shuffled into a new stock (reshuffle_pile).",
             "turn",
         ),
     )
@@ -518,3 +549,9 @@ SECTION_TITLES: dict[str, str] = {
 OPTION_HELP: dict[str, str] = {f.name: str(f.metadata["help"]) for f in fields(RuleSet)}
 OPTION_SECTION: dict[str, str] = {f.name: str(f.metadata["section"]) for f in fields(RuleSet)}
 CARD_VALUE_KEYS: tuple[str, ...] = C.KIND_NAMES[:14]
+# The allowed words of every option that takes one of a few (an enumeration), in declaration order.
+OPTION_CHOICES: dict[str, tuple[str, ...]] = {
+    f.name: tuple(member.value for member in type(f.default))
+    for f in fields(RuleSet)
+    if isinstance(f.default, StrEnum)
+}

@@ -88,6 +88,12 @@ def validate(rules: RuleSet) -> RuleSet:
             )
         if rank == C.WILD_RANK and not rules.wild_melds:
             raise RuleError("book_bonuses", {"W": points}, "no W row unless wild_melds = true")
+        if rank == C.BLACK_THREE and not rules.black_three_melds and rules.black_three_books == "none":
+            raise RuleError(
+                "book_bonuses",
+                {"3": points},
+                "no 3 row unless black_three_melds = true or black_three_books is not 'none'",
+            )
     _at_least(rules, "wild_meld_penalty", 0)
     if rules.wild_meld_penalty and not rules.wild_melds:
         raise RuleError(

@@ -83,9 +83,9 @@ class BotRunner:
                 await asyncio.sleep(self.delay)
                 await self._move(live)
             else:
-                # Another process runs this table's bots. Look again once its lease would have expired:
-                # if that process died, the turn is taken over then.
-                await asyncio.sleep(self.leases.seconds)
+                # Another process runs this table's bots. Look again in half a lease: if that process
+                # died, the turn is taken over at most one and a half leases after its last renewal.
+                await asyncio.sleep(self.leases.seconds / 2)
         except asyncio.CancelledError:
             raise
         except Exception:

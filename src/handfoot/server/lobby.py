@@ -4,18 +4,17 @@ the table-creation form is built from."""
 from __future__ import annotations
 
 from collections.abc import Sequence
-from enum import StrEnum
-from typing import Any, Literal, get_type_hints
+from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
 
 from handfoot.rules import (
+    OPTION_CHOICES,
     OPTION_HELP,
     OPTION_NAMES,
     OPTION_SECTION,
     PRESET_NAMES,
     SECTION_TITLES,
-    RuleSet,
     preset,
     rules_to_mapping,
 )
@@ -72,12 +71,7 @@ class JoinTable(_Body):
 
 def option_choices() -> dict[str, list[str]]:
     """The allowed values of every option that takes one of a few words (an enumeration)."""
-    hints = get_type_hints(RuleSet)
-    return {
-        name: [member.value for member in hints[name]]
-        for name in OPTION_NAMES
-        if isinstance(hints[name], type) and issubclass(hints[name], StrEnum)
-    }
+    return {name: list(words) for name, words in OPTION_CHOICES.items()}
 
 
 # The lobby shows the options in groups named in plain words, in this order. An option goes to its

@@ -4,7 +4,8 @@ A family playing with real cards writes down, per hand and per side, its books, 
 cards left, who went out, and the paper-only items (exact deals, short openings). This endpoint turns
 the whole sheet into each hand's score with its breakdown, the running totals and the opening minimum
 each side needs next hand. The scoring is ``engine.scoring`` (``pad_tally``, ``score_lines``,
-``score_tally``) and ``RuleSet.opening_minimum``; the input checks are the ``handfoot score`` command's.
+``score_tally``) and ``RuleSet.opening_minimum``; the input checks are ``handfoot.pad``'s, as for
+the ``handfoot score`` command.
 """
 
 from __future__ import annotations
@@ -14,10 +15,11 @@ from typing import Any
 from fastapi import FastAPI
 from pydantic import BaseModel, ConfigDict, Field
 
-from handfoot.commands.score_cmd import COUNT_KEYS, FLAG_KEYS, ScoreInputError, parse_pad
 from handfoot.engine import Seating
+from handfoot.pad import COUNT_KEYS, FLAG_KEYS, PadError, parse_sides
 from handfoot.rules import PRESET_NAMES, GameEnd, RuleError, RuleSet, load_rules
 from handfoot.server.jsonout import SafeJSONResponse
+from handfoot.wording import plural, show
 
 MAX_HANDS = 100
 
@@ -40,9 +42,9 @@ class SheetError(ValueError):
 
 def _rules(sheet: ScoreSheet) -> RuleSet:
     if sheet.preset not in PRESET_NAMES:
-        raise SheetError(f"preset {sheet.preset!r} does not exist; allowed: {', '.join(PRESET_NAMES)}")
+        raise SheetError(f"preset {show(sheet.preset)} does not exist; allowed: {', '.join(PRESET_NAMES)}")
     if "extends" in sheet.options:
-        raise SheetError("options cannot hold 'extends': the preset field names the rules to start from")
+        raise SheetError('options cannot hold "extends": the preset field names the rules to start from')
     try:
         return load_rules({"extends": sheet.preset, **sheet.options} if sheet.options else sheet.preset)
     except RuleError as exc:
@@ -82,13 +84,15 @@ def score_sheet(sheet: ScoreSheet) -> dict[str, Any]:
     count = seating.num_sides
     totals = [0] * count
     hands: list[dict[str, Any]] = []
-    for number, entry in enumerate(sheet.hands, start=1):
+    for number, entry in enumerate(sheet.hands):
         if len(entry) != count:
-            raise SheetError(f"hand {number} has {len(entry)} sides; {players} players make {count} sides")
+            raise SheetError(
+                f"hands[{number}] lists {plural(len(entry), 'side')}; {players} players make {count} sides"
+            )
         try:
-            sides = parse_pad({"sides": entry}, rules)
-        except ScoreInputError as exc:
-            raise SheetError(f"hand {number}: {exc}") from None
+            sides = parse_sides(entry, rules, f"hands[{number}]")
+        except PadError as exc:
+            raise SheetError(str(exc)) from None
         scores = [side.score(rules) for side in sides]
         totals = [t + s for t, s in zip(totals, scores, strict=True)]
         hands.append(

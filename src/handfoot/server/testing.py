@@ -66,7 +66,8 @@ class SeatClient:
 
     ``base`` is ``http://...`` or ``https://...`` (then the socket is ``wss://``); ``key`` and ``host`` are
     a private table's watch key and host key, said in the hello; ``connect_options`` go to
-    ``websockets.sync.client.connect`` as they are (``ssl``, ``server_hostname``, ``sock``, ``origin``...).
+    ``websockets.sync.client.connect`` as they are (``ssl``, ``server_hostname``, ``sock``, ``origin``,
+    ``open_timeout`` (default 5 s)...).
     """
 
     def __init__(
@@ -83,7 +84,8 @@ class SeatClient:
         url = "ws" + base.removeprefix("http") + f"/ws/tables/{table_id}"
         self._stack = ExitStack()
         # No keepalive pings: a test may stop a server under an open client and should not print a traceback.
-        connection = connect(url, open_timeout=5, ping_interval=None, **connect_options)
+        options: dict[str, Any] = {"open_timeout": 5, "ping_interval": None} | connect_options
+        connection = connect(url, **options)
         self.ws: ClientConnection = self._stack.enter_context(connection)
         self.received: list[dict[str, Any]] = []
         hello: dict[str, Any] = {"type": "hello", "protocol": 1}
