@@ -228,6 +228,8 @@ async def input_phase(server: Server) -> dict[str, int]:
                 await ws.send('{"type": "hello", "protocol": 1}')
                 message = json.loads(await ws.recv())
                 tally["documented" if message.get("code") == "no_table" else "other"] += 1
+        except ConnectionClosed as exc:  # closed (4404) before the hello was read
+            tally["documented" if exc.rcvd and exc.rcvd.code == 4404 else "other"] += 1
         except Exception as exc:
             print(f"  WS id {table!r}: {type(exc).__name__}: {exc}", file=sys.stderr)
             tally["other"] += 1
@@ -258,23 +260,29 @@ async def connections_phase(server: Server, count: int, stalled: int) -> dict[st
     watchers: list[ClientConnection] = []
     limit = asyncio.Semaphore(50)
 
+    readers: list[asyncio.Task[None]] = []
+
     async def watch() -> None:
         async with limit:
-            ws = await connect(url, open_timeout=60, max_queue=4)
+            ws = await connect(url, open_timeout=60)
             await ws.send('{"type": "hello", "protocol": 1}')
             await ws.recv()
             watchers.append(ws)
+            readers.append(asyncio.create_task(_drain(ws)))  # a spectator that reads what it is sent
 
     started = time.monotonic()
     await asyncio.gather(*(watch() for _ in range(count)), return_exceptions=True)
     connect_s = time.monotonic() - started
     stalls = []
     for _ in range(stalled):  # they ask for the state again and again, and never read
-        ws = await connect(url, max_queue=1, compression=None)
+        sock = socket.socket()
+        sock.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 4096)
+        sock.connect((HOST, server.port))
+        ws = await connect(url, sock=sock, max_queue=1, compression=None)
         await ws.send('{"type": "hello", "protocol": 1}')
         stalls.append(ws)
     flood = [asyncio.create_task(_flood(ws)) for ws in stalls]
-    await asyncio.sleep(10)  # their answers pile up until the server drops them
+    await asyncio.sleep(3)  # their answers pile up until the server drops them
     players = []
     for token in tokens:
         ws = await connect(url)
@@ -286,10 +294,16 @@ async def connections_phase(server: Server, count: int, stalled: int) -> dict[st
     await players[mover].send(json.dumps({"type": "move", "version": 0, "move": "draw"}))
     await _until(players[mover], lambda m: m["type"] == "state" and m["version"] == 1)
     move_ms = 1000 * (time.monotonic() - moved_at)
+    deadline = time.monotonic() + 60
+    while True:  # the stalled ones are dropped once 512 answers wait for them (or one waits 15 s)
+        held = httpx.get(f"{server.base}/api/tables/{table_id}", timeout=10).json()["spectators"]
+        if held <= count or time.monotonic() > deadline:
+            break
+        await asyncio.sleep(0.5)
+    dropped_after_s = round(time.monotonic() - moved_at, 1)
     assert server.process is not None
-    held = httpx.get(f"{server.base}/api/tables/{table_id}", timeout=10).json()["spectators"]
     after = rss_mib(server.process.pid)
-    for task in flood:
+    for task in [*flood, *readers]:
         task.cancel()
     for ws in [*watchers, *players, *stalls]:
         with contextlib.suppress(Exception):
@@ -301,10 +315,17 @@ async def connections_phase(server: Server, count: int, stalled: int) -> dict[st
         "stalled": stalled,
         "spectators_counted_after_move": held,
         "stalled_dropped": count + stalled - held,
+        "stalled_dropped_within_s": dropped_after_s,
         "move_with_stalled_watchers_ms": round(move_ms, 1),
         "rss_mib_before": round(before, 1),
         "rss_mib_after": round(after, 1),
     }
+
+
+async def _drain(ws: ClientConnection) -> None:
+    with contextlib.suppress(Exception):
+        async for _message in ws:
+            pass
 
 
 async def _flood(ws: ClientConnection) -> None:
@@ -445,16 +466,9 @@ async def kills_phase(servers: list[Server], db_url: str, args: argparse.Namespa
         if not server.alive():
             await asyncio.to_thread(server.start)
     lost, differ = check_moves(db_url, run.acked)
-    recoveries = []
-    for killed in run.kills:
-        gaps = []
-        for times in run.accepted_at.values():
-            before = [t for t in times if t < killed]
-            after = [t for t in times if t >= killed]
-            if before and killed - before[-1] < 5 and after:  # the table was in play at the kill
-                gaps.append(after[0] - killed)
-        if gaps:
-            recoveries.append(max(gaps))
+    bot_ids = set(list(run.accepted_at)[args.tables :])
+    people = recovery(run, [t for t in run.accepted_at if t not in bot_ids])
+    bots = recovery(run, [t for t in run.accepted_at if t in bot_ids])
     return {
         "seconds": round(elapsed),
         "processes": len(servers),
@@ -466,9 +480,32 @@ async def kills_phase(servers: list[Server], db_url: str, args: argparse.Namespa
         "moves_stored_differently": differ,
         "reconnects": run.reconnects,
         "refused_stale": run.refused,
-        "recovery_s_median": round(statistics.median(recoveries), 2) if recoveries else None,
-        "recovery_s_max": round(max(recoveries), 2) if recoveries else None,
+        "recovery_s_people_median": _median(people),
+        "recovery_s_people_max": max(people, default=None),
+        "recovery_s_bots_median": _median(bots),
+        "recovery_s_bots_max": max(bots, default=None),
     }
+
+
+def recovery(run: Run, tables: list[str]) -> list[float]:
+    """Per kill, how long until every one of ``tables`` that was in play then (a move in the 5 s
+    before) had a move accepted again (seconds, rounded)."""
+    out = []
+    for killed in run.kills:
+        gaps = []
+        for table_id in tables:
+            times = run.accepted_at[table_id]
+            before = [t for t in times if t < killed]
+            after = [t for t in times if t >= killed]
+            if before and killed - before[-1] < 5 and after:
+                gaps.append(after[0] - killed)
+        if gaps:
+            out.append(round(max(gaps), 2))
+    return out
+
+
+def _median(values: list[float]) -> float | None:
+    return round(statistics.median(values), 2) if values else None
 
 
 def check_moves(db_url: str, acked: dict[tuple[str, int], str]) -> tuple[int, int]:

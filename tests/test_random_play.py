@@ -327,6 +327,7 @@ VIEW_OTHER_FIELDS = {
     "out_seat",
     "end_reason",
     "move_count",
+    "turn_wilds",
 }
 
 
@@ -551,7 +552,7 @@ def expected_events(name: str, players: int, overrides: dict[str, object] | None
     need = ["foot", "books", "went_out", "melded", "deep steps"]
     if rules.pickup_allowed:
         need.append("took_pile")
-    if rules.red_threes is RedThrees.LAY_DOWN:
+    if rules.red_threes is not RedThrees.HOLD:
         need.append("red_three")
     if rules.permission is not Permission.NONE and rules.partnerships(players):
         need += ["asked", "answered"]
@@ -587,6 +588,8 @@ HOUSE_CASES: list[tuple[str, int, dict[str, object]]] = [
             "black_three_books": "dirty",
             "empty_stock": "reshuffle_pile",
             "out_by_meld": "last_round_bonus",
+            "going_out_bonus": [100, 200, 300],
+            "go_out_books": [1, 2],
         },
     ),
     (
@@ -600,12 +603,22 @@ HOUSE_CASES: list[tuple[str, int, dict[str, object]]] = [
             "pickup_with_wild": True,
             "black_three_books": "clean",
             "empty_stock": "reshuffle_pile",
+            "max_wilds_new_meld": 1,
+            "max_wilds_added_per_turn": 1,
+            "wild_final_discard": False,
+            "red_threes": "lay_by_choice",
         },
     ),
     (
         "kitchen-table",
         8,
-        {"players_allowed": [2, 3, 4, 5, 6, 7, 8], "partners_at": [4, 8], "first_upcard": "one"},
+        {
+            "players_allowed": [2, 3, 4, 5, 6, 7, 8],
+            "partners_at": [4, 8],
+            "first_upcard": "one",
+            "max_wilds_added_per_turn": 1,
+            "wild_final_discard": False,
+        },
     ),
     (
         "marmot",
@@ -615,6 +628,8 @@ HOUSE_CASES: list[tuple[str, int, dict[str, object]]] = [
             "default_players": 7,
             "decks_by_players": {"7": 8},
             "out_by_meld": "end",
+            "red_threes": "lay_by_choice",
+            "red_three_bonus_if": "went_out",
             "foot_pickup_is_draw": True,
         },
     ),

@@ -272,7 +272,10 @@ def test_tables_hints_and_messages_are_rate_limited_per_client(
         ("null", "", "127.0.0.1:8000", False),
         ("https://cards.example.org", "https://cards.example.org", "127.0.0.1:8000", True),
         ("https://cards.example.org/", "https://cards.example.org", "127.0.0.1:8000", True),
-        ("http://127.0.0.1:8000", "https://cards.example.org", "127.0.0.1:8000", False),
+        ("http://127.0.0.1:8000", "https://cards.example.org", "127.0.0.1:8000", True),  # on the server
+        ("http://localhost:8000", "https://cards.example.org", "localhost:8000", True),
+        ("http://192.168.1.20:8000", "https://cards.example.org", "192.168.1.20:8000", False),
+        ("http://evil.example:8000", "https://cards.example.org", "evil.example:8000", False),  # rebinding
         ("https://cards.example.org.evil.example", "https://cards.example.org", "x", False),
     ],
 )
@@ -305,7 +308,8 @@ def test_with_a_public_url_only_its_pages_may_connect(tmp_path: Path) -> None:
     with running_server(settings) as url:
         table_id, _tokens = new_table(url)
         assert _hello_from(url, table_id, "https://cards.example.org")["type"] == "welcome"
-        refused = _hello_from(url, table_id, url)
+        assert _hello_from(url, table_id, url)["type"] == "welcome"  # on the server itself
+        refused = _hello_from(url, table_id, "http://192.168.1.20:8000")
         assert refused["code"] == "bad_origin" and "https://cards.example.org" in refused["message"]
 
 

@@ -26,7 +26,7 @@ from handfoot.engine import Move, View
 from handfoot.server import bot_runner
 from handfoot.server.bot_runner import BotRunner
 from handfoot.server.config import Settings
-from handfoot.server.fanout import InProcessFanout, LocalBus, catch_up, catch_up_all
+from handfoot.server.fanout import InProcessFanout, LocalBus, catch_up, catch_up_all, catch_up_stale
 from handfoot.server.leases import LocalLeases, RedisLeases
 from handfoot.server.pipeline import Accepted, play
 from handfoot.server.storage import Storage
@@ -207,3 +207,26 @@ def test_killing_the_process_that_owns_a_bot_turn_does_not_stop_the_game(
         assert time.monotonic() - killed_at < 30
         rejoined = SeatClient(base_b, table_id, token)  # the human comes back through B
         assert rejoined.state()["version"] >= moved["version"]
+
+
+def test_a_table_whose_announcement_never_came_is_caught_up_from_the_database(tmp_path: Path) -> None:
+    url = f"sqlite:///{(tmp_path / 'shared.db').as_posix()}"
+
+    async def scenario() -> None:
+        a, b = (TableService(Storage(url), snapshot_every=50) for _ in range(2))  # no fan-out between them
+        live_a, tokens = a.create("kitchen-table", {}, 2, [("invite", None), ("invite", None)])
+        live_b = b.get(live_a.id)
+        assert live_b is not None
+        for _ in range(3):  # moves stored by A; B hears nothing (A "died" before announcing them)
+            seat = live_a.game.to_move
+            assert seat is not None
+            legal = live_a.legal_for(seat)
+            text = "draw" if "draw" in legal else next(t for t in legal if t.startswith("discard"))
+            assert isinstance(await play(a, live_a, tokens[seat], live_a.version, text), Accepted)
+        assert live_b.version == 0 and b.storage.versions([live_a.id, "nothing"]) == {live_a.id: 3}
+        assert await catch_up_stale(b) == 1
+        assert live_b.version == 3 and await catch_up_stale(b) == 0
+        for service in (a, b):
+            service.storage.close()
+
+    asyncio.run(scenario())

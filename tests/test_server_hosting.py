@@ -22,7 +22,7 @@ from handfoot.cli import app
 from handfoot.server import run
 from handfoot.server.config import Settings, SettingsError, load_settings, public_origin
 from handfoot.server.run import address_to_open, startup_line
-from handfoot.server.testing import running_server
+from handfoot.server.testing import free_port, running_server
 
 TWO_SEATS = {"preset": "kitchen-table", "players": 2, "public": True}  # a watch link without a key
 
@@ -221,3 +221,15 @@ def test_the_network_address_is_one_of_this_computers() -> None:
         pytest.skip("this machine is on no network")
     with socket.socket() as sock:
         sock.bind((address, 0))  # only an address of this computer can be bound
+
+
+def test_a_database_that_cannot_be_opened_is_one_clear_line(tmp_path: Path) -> None:
+    nowhere = f"postgresql://cards:secret@127.0.0.1:{free_port()}/handfoot"
+    result = CliRunner().invoke(
+        app, ["serve", "--data", str(tmp_path), "--port", "0", "--database-url", nowhere]
+    )
+    assert result.exit_code == 2
+    assert result.stderr.startswith(
+        f"error: cannot open the database {nowhere.replace('secret', '***')}: connection failed:"
+    )
+    assert len(result.stderr.splitlines()) == 1 and "secret" not in result.stderr

@@ -130,6 +130,8 @@ def _lay_group(s: HandState, seat: int, rank: int, cards: list[int] | tuple[int,
         before = book_status(rules, rank, len(meld.cards), meld.wilds)
         meld.cards.extend(cards)
         meld.wilds += wilds
+        if wilds and rules.max_wilds_added_per_turn:
+            s.turn_wilds[index] = s.turn_wilds.get(index, 0) + wilds
     after = book_status(rules, rank, len(meld.cards), meld.wilds)
     if before != after:
         if before >= 0:
@@ -149,6 +151,8 @@ def _start_turn(s: HandState, seat: int, events: list[Event]) -> None:
     s.to_move = seat
     s.phase = Phase.DRAW
     s.permission = 0
+    if s.turn_wilds:
+        s.turn_wilds = {}
     events.append(Event(EventType.TURN, seat))
     if not s.in_foot[seat] and s.hand_size(seat) == 0 and s.feet[seat]:
         _pick_up_foot(s, seat, events)
@@ -263,6 +267,11 @@ def apply_checked(s: HandState, move: Move) -> list[Event]:
         return events
     if action is Action.KEEP or action is Action.SWAP:
         _pick_foot(s, seat, action is Action.SWAP, events)
+        return events
+    if action is Action.LAY:
+        take_card(s, seat, move.card)
+        _lay_red_three(s, seat, move.card, events)
+        _after_meld(s, seat, events)
         return events
     if action is Action.ASK:
         s.phase = Phase.ANSWER

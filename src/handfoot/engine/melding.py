@@ -113,6 +113,21 @@ def meld_shape_refusal(rules: RuleSet, rank: int, naturals: int, wilds: int, new
         return Refusal("wild_limit", "A meld must always hold fewer wilds than naturals.")
     if rules.max_wilds and wilds > rules.max_wilds:
         return Refusal("max_wilds", f"A meld may hold at most {plural(rules.max_wilds, 'wild card')}.")
+    if new and rules.max_wilds_new_meld and wilds > rules.max_wilds_new_meld:
+        most = plural(rules.max_wilds_new_meld, "wild card")
+        return Refusal("max_wilds_new_meld", f"A new meld may start with at most {most}.")
+    return None
+
+
+def added_wilds_refusal(s: HandState, index: int, wilds: int) -> Refusal | None:
+    """Whether adding ``wilds`` (this turn's, this play's included) to the meld at ``index`` keeps
+    ``max_wilds_added_per_turn``."""
+    limit = s.rules.max_wilds_added_per_turn
+    if limit and wilds and s.turn_wilds.get(index, 0) + wilds > limit:
+        return Refusal(
+            "max_wilds_added_per_turn",
+            f"At most {plural(limit, 'wild card')} may be added to one meld in a turn.",
+        )
     return None
 
 
@@ -201,6 +216,19 @@ def exit_refusal(s: HandState, seat: int, plan: Plan) -> Refusal | None:
     return None
 
 
+def lone_wild_refusal(s: HandState, seat: int, plan: Plan, wilds_left: int) -> Refusal | None:
+    """With ``wild_final_discard`` off: a play may not leave ``seat`` in the Foot holding one card, a wild,
+    when discarding it would go out (``wilds_left``: wilds still held after the play)."""
+    if s.rules.wild_final_discard or plan.left != 1 or wilds_left != 1 or not s.in_foot[seat]:
+        return None
+    if go_out_refusal(s, seat, plan.books) is not None:
+        return None
+    return Refusal(
+        "wild_final_discard",
+        "The discard that goes out may not be a wild: keep a natural card to go out with.",
+    )
+
+
 def others_have_meld(s: HandState, owner: int, rank: int) -> bool:
     """True where melds belong to players and another player has a meld of ``rank``."""
     if s.rules.meld_owner is not MeldOwner.PLAYER:
@@ -219,6 +247,8 @@ def plan_groups(s: HandState, seat: int, specs: list[GroupSpec], left: int) -> P
     local: dict[int, tuple[int, int]] = {}  # rank -> (naturals, wilds) of its target meld in this move
     meld_of = s.meld_of[owner]
     bonus = 0
+    added: dict[int, int] = {}  # rank -> wilds this play adds to a meld already on the table
+    fresh: set[int] = set()  # ranks whose meld this play starts
     books_of_threes = rules.black_three_books is not BlackThreeBooks.NONE
     threes_as_book = books_of_threes and s.in_foot[seat]  # every black-3 group so far a whole book
     for spec in specs:
@@ -267,6 +297,13 @@ def plan_groups(s: HandState, seat: int, specs: list[GroupSpec], left: int) -> P
         )
         if why is not None:
             return why
+        if where == NEW:
+            fresh.add(rank)
+        elif wilds and rank not in fresh and rules.max_wilds_added_per_turn:
+            added[rank] = added.get(rank, 0) + wilds
+            why = added_wilds_refusal(s, meld_of[rank], added[rank])
+            if why is not None:
+                return why
         if rank == BLACK_THREE and where == NEW and naturals < rules.book_size:
             threes_as_book = False
         after = book_status(rules, rank, naturals + held_wilds, held_wilds)
@@ -342,7 +379,12 @@ def meld_refusal(s: HandState, seat: int, groups: tuple[Group, ...]) -> Refusal 
     if why is not None:
         return why
     result = plan_groups(s, seat, specs, left)
-    return result if isinstance(result, Refusal) else None
+    if isinstance(result, Refusal):
+        return result
+    hand = s.hands[seat]
+    return lone_wild_refusal(
+        s, seat, result, hand[JOKER] + hand[DEUCE] - sum(sp.jokers + sp.deuces for sp in specs)
+    )
 
 
 def specs_of(rules: RuleSet, groups: tuple[Group, ...] | list[Group]) -> list[GroupSpec]:
@@ -436,14 +478,14 @@ def meld_ids(s: HandState, seat: int) -> list[int]:
                 if not relief:
                     continue
                 spec = GroupSpec(rank, naturals, j, d, points)
-                if opening_refusal(s, seat, points, [spec], size - count) is None and isinstance(
-                    plan_groups(s, seat, [spec], size - count), Plan
+                if opening_refusal(s, seat, points, [spec], size - count) is None and _single_ok(
+                    s, seat, spec, size - count, jokers + deuces - wilds
                 ):
                     out.append(mid)
                 continue
             if size - count <= careful_from or rank == BLACK_THREE:
                 spec = GroupSpec(rank, naturals, j, d, points)
-                if isinstance(plan_groups(s, seat, [spec], size - count), Plan):
+                if _single_ok(s, seat, spec, size - count, jokers + deuces - wilds):
                     out.append(mid)
                 continue
             where = resolve(rules, exists, meld_size, wilds > 0)
@@ -456,9 +498,17 @@ def meld_ids(s: HandState, seat: int) -> list[int]:
                 meld_shape_refusal(rules, rank, meld_size - meld_wilds + naturals, meld_wilds + wilds, False)
                 is None
                 and crossing_refusal(rules, rank, meld_size - meld_wilds, meld_wilds, naturals, wilds) is None
+                and (not wilds or added_wilds_refusal(s, index, wilds) is None)
             ):
                 out.append(mid)
     return out
+
+
+def _single_ok(s: HandState, seat: int, spec: GroupSpec, left: int, wilds_left: int) -> bool:
+    """True if one group ``spec`` may be laid (``plan_groups``), keeping a non-wild to go out with where
+    ``wild_final_discard`` is off."""
+    plan = plan_groups(s, seat, [spec], left)
+    return isinstance(plan, Plan) and lone_wild_refusal(s, seat, plan, wilds_left) is None
 
 
 def playable_kinds(meld_ids: list[int]) -> set[int]:

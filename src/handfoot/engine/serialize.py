@@ -44,6 +44,7 @@ def state_to_json(s: HandState) -> dict[str, Any]:
         "move_count": s.move_count,
         "reshuffle_seed": s.reshuffle_seed,
         "reshuffles": s.reshuffles,
+        "turn_wilds": [[index, count] for index, count in sorted(s.turn_wilds.items())],
     }
 
 
@@ -78,4 +79,5 @@ def state_from_json(data: dict[str, Any]) -> HandState:
     s.move_count = int(data["move_count"])
     s.reshuffle_seed = int(data.get("reshuffle_seed", 0))
     s.reshuffles = int(data.get("reshuffles", 0))
+    s.turn_wilds = {int(index): int(count) for index, count in data.get("turn_wilds", [])}
     return s

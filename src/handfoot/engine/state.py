@@ -129,6 +129,7 @@ class HandState:
         "stock",
         "to_move",
         "turn_seat",
+        "turn_wilds",
     )
 
     def __init__(
@@ -174,6 +175,8 @@ class HandState:
         # view), and how many times it was reshuffled
         self.reshuffle_seed = 0
         self.reshuffles = 0
+        # wilds added this turn to melds already on the table, by meld index (max_wilds_added_per_turn)
+        self.turn_wilds: dict[int, int] = {}
 
     def can_reshuffle(self, need: int = 0) -> bool:
         """True if an empty stock is refilled from the pile (``empty_stock``) and the pile but its top card
@@ -214,6 +217,7 @@ class HandState:
         other.move_count = self.move_count
         other.reshuffle_seed = self.reshuffle_seed
         other.reshuffles = self.reshuffles
+        other.turn_wilds = dict(self.turn_wilds)
         return other
 
     def __eq__(self, other: object) -> bool:
@@ -255,4 +259,5 @@ _COMPARED_FIELDS: tuple[str, ...] = (
     "stock",
     "to_move",
     "turn_seat",
+    "turn_wilds",
 )

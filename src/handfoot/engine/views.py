@@ -69,6 +69,7 @@ class View:
     out_seat: int
     end_reason: EndReason
     move_count: int
+    turn_wilds: tuple[tuple[int, int], ...] = ()  # (meld index, wilds added to it this turn)
 
 
 UNKNOWN = 1 << 20  # an upper bound that says nothing (``SeatInfo.caps``)
@@ -120,6 +121,7 @@ class SeatInfo:
         "table",
         "to_move",
         "turn_seat",
+        "turn_wilds",
     )
 
     def __init__(self, s: HandState, seat: int, caps: tuple[tuple[int, ...], ...] | None = None) -> None:
@@ -157,6 +159,9 @@ class SeatInfo:
         self.out_seat: int = s.out_seat
         self.end_reason: EndReason = s.end_reason
         self.move_count: int = s.move_count
+        self.turn_wilds: tuple[tuple[int, int], ...] = (
+            tuple(sorted(s.turn_wilds.items())) if s.turn_wilds else ()
+        )
         self.caps: tuple[tuple[int, ...], ...] | None = caps
 
     @property
@@ -206,6 +211,7 @@ class SeatInfo:
             out_seat=self.out_seat,
             end_reason=self.end_reason,
             move_count=self.move_count,
+            turn_wilds=self.turn_wilds,
         )
 
 
@@ -306,4 +312,5 @@ def sample_world(v: View, rng: random.Random) -> HandState:
     s.out_seat = v.out_seat
     s.end_reason = v.end_reason
     s.move_count = v.move_count
+    s.turn_wilds = dict(v.turn_wilds)
     return s

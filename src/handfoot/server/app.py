@@ -19,7 +19,7 @@ from handfoot.server import replay, scorepad, web
 from handfoot.server.access import KEY_HEADER, ApiError, visible_table
 from handfoot.server.bot_runner import BotRunner
 from handfoot.server.config import Settings
-from handfoot.server.fanout import catch_up, catch_up_all, make_fanout, notice_table
+from handfoot.server.fanout import catch_up, catch_up_all, check_stale, make_fanout, notice_table
 from handfoot.server.jsonout import SafeJSONResponse
 from handfoot.server.leases import make_leases
 from handfoot.server.limits import MAX_BODY_BYTES, RATE_LIMITED, BodyLimit, Limiters, client_key
@@ -77,15 +77,17 @@ def create_app(settings: Settings) -> FastAPI:
         app.state.service = service
         app.state.limits = Limiters.default(settings.rate_limit)
         app.state.settings = settings
-        sweeper = asyncio.get_running_loop().create_task(
-            sweep(service, runner, settings.idle_seconds), name="handfoot-unload"
-        )
+        loop = asyncio.get_running_loop()
+        background = [loop.create_task(sweep(service, runner, settings.idle_seconds), name="handfoot-unload")]
+        if settings.redis_url:  # other processes store moves too
+            background.append(loop.create_task(check_stale(service), name="handfoot-check"))
         try:
             yield
         finally:
-            sweeper.cancel()
-            with suppress(asyncio.CancelledError):
-                await sweeper
+            for task in background:
+                task.cancel()
+                with suppress(asyncio.CancelledError):
+                    await task
             await fanout.close()
             await runner.stop()
             storage.close()

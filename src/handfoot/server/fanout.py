@@ -358,6 +358,37 @@ async def catch_up(service: TableService, table_id: str, version: int | None = N
     return played
 
 
+CHECK_SECONDS = 5.0  # how often a process sharing its database checks its tables against it
+
+
+async def catch_up_stale(service: TableService) -> int:
+    """Catch up every table this process holds that the database has moves for beyond its version (an
+    announcement that never came: its process died between storing the move and publishing it, or Redis
+    was away). One query for all of them; returns how many tables were behind."""
+    ids = list(service.tables)
+    if not ids:
+        return 0
+    stored = await asyncio.to_thread(service.storage.versions, ids)
+    behind = [t for t, v in stored.items() if t in service.tables and v > service.tables[t].version]
+    for table_id in behind:
+        await catch_up(service, table_id)
+    return len(behind)
+
+
+async def check_stale(service: TableService, every: float = CHECK_SECONDS) -> None:
+    """Run ``catch_up_stale`` every ``every`` seconds, for ever (the app runs it when processes share a
+    database)."""
+    while True:
+        await asyncio.sleep(every)
+        try:
+            behind = await catch_up_stale(service)
+        except Exception:
+            log.exception("checking the tables against the database failed")
+            continue
+        if behind:
+            log.info("caught up %d tables whose announcements never came", behind)
+
+
 async def catch_up_all(service: TableService) -> None:
     """Catch up every table this process holds (after advances may have been missed)."""
     for table_id in list(service.tables):

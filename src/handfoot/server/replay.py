@@ -91,7 +91,7 @@ def replay_steps(table_id: str, record: Record) -> Replay:
                 "lines": [
                     [
                         {"label": ln.label, "count": ln.count, "points": ln.points}
-                        for ln in score_lines(game.rules, tally)
+                        for ln in score_lines(before.rules, tally)
                     ]
                     for tally in result.tallies
                 ],

@@ -93,13 +93,17 @@ def score_sheet(sheet: ScoreSheet) -> dict[str, Any]:
             sides = parse_sides(entry, rules, f"hands[{number}]")
         except PadError as exc:
             raise SheetError(str(exc)) from None
-        scores = [side.score(rules) for side in sides]
+        hand_rules = rules.for_hand(number)  # options given one value per hand
+        scores = [side.score(hand_rules) for side in sides]
         totals = [t + s for t, s in zip(totals, scores, strict=True)]
         hands.append(
             {
                 "scores": scores,
                 "lines": [
-                    [{"label": ln.label, "count": ln.count, "points": ln.points} for ln in side.lines(rules)]
+                    [
+                        {"label": ln.label, "count": ln.count, "points": ln.points}
+                        for ln in side.lines(hand_rules)
+                    ]
                     for side in sides
                 ],
                 "totals": list(totals),

@@ -34,6 +34,7 @@ from sqlalchemy import (
     Text,
     create_engine,
     event,
+    func,
     insert,
     inspect,
     select,
@@ -290,6 +291,21 @@ class Storage:
         except Exception:
             return False
         return found is not None
+
+    def versions(self, table_ids: list[str]) -> dict[str, int]:
+        """The stored version (number of moves) of each of ``table_ids`` that has moves, in one query per
+        500 ids."""
+        out: dict[str, int] = {}
+        with self.single.connect() as conn:
+            for start in range(0, len(table_ids), 500):
+                batch = table_ids[start : start + 500]
+                rows = conn.execute(
+                    select(moves_t.c.table_id, func.max(moves_t.c.seq))
+                    .where(moves_t.c.table_id.in_(batch))
+                    .group_by(moves_t.c.table_id)
+                )
+                out.update({str(table_id): int(last) + 1 for table_id, last in rows})
+        return out
 
     def moves_since(self, table_id: str, start: int) -> list[tuple[int, int, str]]:
         """The stored moves of a table from index ``start`` on, in order, as (seq, seat, text)."""

@@ -223,12 +223,12 @@ class LiveTable:
                     "lines": [
                         [
                             {"label": ln.label, "count": ln.count, "points": ln.points}
-                            for ln in score_lines(game.rules, t)
+                            for ln in score_lines(game.rules.for_hand(index), t)
                         ]
                         for t in r.tallies
                     ],
                 }
-                for r in game.results
+                for index, r in enumerate(game.results)
             ],
             "totals": list(game.totals),
             "to_move": None if self.ended else game.to_move,
