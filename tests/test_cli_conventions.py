@@ -16,7 +16,7 @@ from handfoot.bots import HeuristicBot, legal_for
 from handfoot.cli import package_version, run
 from handfoot.engine import Game, view
 from handfoot.record import record_of
-from handfoot.rules import preset
+from handfoot.rules import PRESET_NAMES, preset
 
 
 def invoke(args: list[str], stdin: str = "") -> tuple[int, str, str]:
@@ -149,3 +149,10 @@ def test_the_readme_documents_the_contract() -> None:
     assert set(shown) == set(error_object("x", "refused")) and set(shown["error"]) == {"code", "message"}
     for code in (*ERROR_CODES.values(), "usage"):
         assert f"`{code}`" in section
+
+
+def test_rules_list_as_json() -> None:
+    status, out, _ = invoke(["rules", "list", "--json"])
+    presets = json.loads(out)
+    assert status == 0 and [p["name"] for p in presets] == list(PRESET_NAMES)
+    assert all(p["title"] and p["summary"] for p in presets)

@@ -588,6 +588,8 @@ HOUSE_CASES: list[tuple[str, int, dict[str, object]]] = [
             "black_three_books": "dirty",
             "empty_stock": "reshuffle_pile",
             "out_by_meld": "last_round_bonus",
+            "going_out_bonus": [100, 200, 300],
+            "go_out_books": [1, 2],
         },
     ),
     (
@@ -629,6 +631,9 @@ HOUSE_CASES: list[tuple[str, int, dict[str, object]]] = [
             "red_threes": "lay_by_choice",
             "red_three_bonus_if": "went_out",
             "foot_pickup_is_draw": True,
+            # without the duty to lay down all one can: with it (the preset's cases play it) emptying the
+            # hand by melding, which starts the last round, is too rare for 40 random hands to reach
+            "must_play_all": False,
         },
     ),
 ]

@@ -10,6 +10,7 @@ from pathlib import Path
 import httpx
 import pytest
 
+from handfoot.engine.openings import opening_moves
 from handfoot.engine.serialize import state_to_json
 from handfoot.rules import PRESET_NAMES
 from handfoot.server.config import Settings
@@ -32,6 +33,8 @@ def play_random(
         if seat is None:
             return
         legal = live.legal_for(seat)
+        if not legal:  # only a compound opening is legal (003 marmot: a held opening must go down)
+            legal = [str(move) for move in opening_moves(live.game.state)]
         melds = [t for t in legal if t.startswith(("meld", "pickup"))]
         text = rng.choice(melds) if melds and rng.random() < 0.7 else rng.choice(legal)
         assert isinstance(submit(service, live, tokens[seat], live.version, text), Accepted)
@@ -122,7 +125,8 @@ def test_the_server_loads_nothing_at_start_and_serves_any_table_asked_for(tmp_pa
     settings = Settings(data_dir=tmp_path, port=0, bot_delay=0.0, rate_limit=0)
     with running_server(settings) as url:
         ids = [
-            httpx.post(f"{url}/api/tables", json={"preset": "marmot"}).json()["table"]["id"] for _ in range(3)
+            httpx.post(f"{url}/api/tables", json={"preset": "marmot", "public": True}).json()["table"]["id"]
+            for _ in range(3)
         ]
     with running_server(settings) as url:
         assert httpx.get(f"{url}/api/tables").json() == []  # nothing in memory yet

@@ -34,7 +34,7 @@ from handfoot.sim.cluster import ClusterError, scheduler_address
 from handfoot.sim.progress import Snapshot
 from handfoot.sim.tournament import DEFAULT_MAX_MOVES, Summary, TournamentConfig, check_config, parse_seats
 from handfoot.sim.tournament import run_tournament as run
-from handfoot.wording import alternatives
+from handfoot.wording import alternatives, plural
 
 
 def register(app: typer.Typer) -> None:
@@ -229,7 +229,8 @@ def print_summary(summary: Summary, console: Console) -> None:
     config = summary.config
     unit = "hands" if config.single_hands else "games"
     table = Table(
-        title=f"{config.rules.name}, {config.players} players, {data['games']} {unit}, seed {config.seed}"
+        title=f"{config.rules.name}, {config.players} players, {plural(data['games'], unit[:-1])}, "
+        f"seed {config.seed}"
     )
     for column in (
         "side (seats)",
@@ -263,6 +264,7 @@ def print_summary(summary: Summary, console: Console) -> None:
     )
     if data["capped"]:
         console.print(
-            f"note: {data['capped']} of {data['games']} {unit} did not end within {config.max_moves} moves; "
+            f"note: {data['capped']} of {plural(data['games'], unit[:-1])} did not end within "
+            f"{config.max_moves} moves; "
             "they were stopped there and decided by the totals of their finished hands."
         )

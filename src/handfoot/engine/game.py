@@ -78,7 +78,7 @@ class Game:
         ]
         spec = self.deals[index] if index < len(self.deals) else None
         state, self.deal_events = deal(
-            rules, self.players, index, dealer, minimums, hand_rng(self.seed, index), spec
+            rules.for_hand(index), self.players, index, dealer, minimums, hand_rng(self.seed, index), spec
         )
         self.facts = HandFacts(self.players)
         self.moves.append([])
@@ -87,7 +87,7 @@ class Game:
     def _finish_hand(self, events: list[Event]) -> None:
         state = self.state
         tallies = tuple(hand_tallies(state))
-        scores = tuple(score_tally(self.rules, t) for t in tallies)
+        scores = tuple(score_tally(state.rules, t) for t in tallies)
         went_out = state.out_seat if state.out_seat >= 0 else None
         self.results.append(HandResult(scores, tallies, went_out, state.end_reason.name.lower()))
         for side, points in enumerate(scores):
