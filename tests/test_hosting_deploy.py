@@ -303,7 +303,7 @@ def new_two_seat_table(visitor: Visitor) -> dict[str, Any]:
     assert created.status_code == 201, created.text
     body: dict[str, Any] = created.json()
     table_id = body["table"]["id"]
-    assert body["watch"] == f"{visitor.site}/watch/{table_id}"
+    assert body["watch"] == f"{visitor.site}/watch/{table_id}#key={body['watch_key']}"  # private
     assert [i["link"].split("#")[0] for i in body["invites"]] == [f"{visitor.site}/play/{table_id}"] * 2
     return body
 
@@ -399,7 +399,8 @@ def backup(tmp: Path, env: dict[str, str], *args: str) -> str:
 
 def new_table(base: str) -> tuple[str, list[str]]:
     """A new two-seat table: its id and its seat tokens."""
-    body = httpx.post(f"{base}/api/tables", json={"preset": "kitchen-table", "players": 2}).json()
+    created = {"preset": "kitchen-table", "players": 2, "public": True}  # its summary is read without a key
+    body = httpx.post(f"{base}/api/tables", json=created).json()
     return body["table"]["id"], [invite["token"] for invite in body["invites"]]
 
 

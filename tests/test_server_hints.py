@@ -27,7 +27,9 @@ def base(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
 
 def table_of_two(base: str) -> tuple[str, dict[int, SeatClient], SeatClient]:
     """A two-player table with both seats taken over WebSockets, and a spectator."""
-    response = httpx.post(f"{base}/api/tables", json={"preset": "kitchen-table", "players": 2})
+    response = httpx.post(
+        f"{base}/api/tables", json={"preset": "kitchen-table", "players": 2, "public": True}
+    )
     assert response.status_code == 201, response.text
     created = response.json()
     table_id = created["table"]["id"]

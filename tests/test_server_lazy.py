@@ -130,7 +130,8 @@ def test_the_server_loads_nothing_at_start_and_serves_any_table_asked_for(tmp_pa
     settings = Settings(data_dir=tmp_path, port=0, bot_delay=0.0, rate_limit=0)
     with running_server(settings) as url:
         ids = [
-            httpx.post(f"{url}/api/tables", json={"preset": "marmot"}).json()["table"]["id"] for _ in range(3)
+            httpx.post(f"{url}/api/tables", json={"preset": "marmot", "public": True}).json()["table"]["id"]
+            for _ in range(3)
         ]
     with running_server(settings) as url:
         assert httpx.get(f"{url}/api/tables").json() == []  # nothing in memory yet
