@@ -26,6 +26,7 @@ import time
 from contextlib import closing
 from typing import Any
 
+import bench_engine  # the random-play benchmark beside this file
 from handfoot.bots import Budget, HeuristicBot, IsmctsBot, legal_for
 from handfoot.engine import Game
 from handfoot.rules import PRESET_NAMES, preset
@@ -61,6 +62,16 @@ def bench_speed(hands: int, repeats: int = 5) -> float:
         f"speed: {hands} hands x {repeats}, {moves / hands:.0f} moves/hand: median {rate:.1f} hands/s "
         f"by CPU time (runs {', '.join(f'{r:.0f}' for r in sorted(cpu_rates))}), "
         f"median {statistics.median(wall_rates):.1f} hands/s by wall time"
+    )
+    random_rates = []
+    for _ in range(repeats):  # random play on the same table, as bench_engine.py plays it
+        cpu = time.process_time()
+        played = bench_engine.play_hands("kitchen-table", 4, 40)
+        random_rates.append(played / (time.process_time() - cpu))
+    random_rate = statistics.median(random_rates)
+    print(
+        f"random play, 4-player kitchen-table (bench_engine.py's policy): median {random_rate:,.0f} moves "
+        f"per CPU second; heuristic hands/s per 1,000 random moves/s: {1000 * rate / random_rate:.2f}"
     )
     return rate
 
