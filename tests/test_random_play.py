@@ -552,7 +552,7 @@ def expected_events(name: str, players: int, overrides: dict[str, object] | None
     need = ["foot", "books", "went_out", "melded", "deep steps"]
     if rules.pickup_allowed:
         need.append("took_pile")
-    if rules.red_threes is RedThrees.LAY_DOWN:
+    if rules.red_threes is not RedThrees.HOLD:
         need.append("red_three")
     if rules.permission is not Permission.NONE and rules.partnerships(players):
         need += ["asked", "answered"]
@@ -588,6 +588,8 @@ HOUSE_CASES: list[tuple[str, int, dict[str, object]]] = [
             "black_three_books": "dirty",
             "empty_stock": "reshuffle_pile",
             "out_by_meld": "last_round_bonus",
+            "going_out_bonus": [100, 200, 300],
+            "go_out_books": [1, 2],
         },
     ),
     (
@@ -604,6 +606,7 @@ HOUSE_CASES: list[tuple[str, int, dict[str, object]]] = [
             "max_wilds_new_meld": 1,
             "max_wilds_added_per_turn": 1,
             "wild_final_discard": False,
+            "red_threes": "lay_by_choice",
         },
     ),
     (
@@ -625,7 +628,12 @@ HOUSE_CASES: list[tuple[str, int, dict[str, object]]] = [
             "default_players": 7,
             "decks_by_players": {"7": 8},
             "out_by_meld": "end",
+            "red_threes": "lay_by_choice",
+            "red_three_bonus_if": "went_out",
             "foot_pickup_is_draw": True,
+            # without the duty to lay down all one can: with it (the preset's cases play it) emptying the
+            # hand by melding, which starts the last round, is too rare for 40 random hands to reach
+            "must_play_all": False,
         },
     ),
 ]

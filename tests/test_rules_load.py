@@ -13,7 +13,15 @@ from typing import Any
 import pytest
 
 from handfoot import cards as C
-from handfoot.rules import RuleError, RuleSet, apply_overrides, load_rules, preset, rules_from_mapping
+from handfoot.rules import (
+    RuleError,
+    RuleSet,
+    apply_overrides,
+    load_rules,
+    preset,
+    rules_from_mapping,
+    rules_to_mapping,
+)
 from handfoot.wording import show
 
 
@@ -390,3 +398,26 @@ def test_first_upcard_booleans_of_older_files_still_load() -> None:
     assert load_rules({"first_upcard": True}).first_upcard == "until_natural"
     assert load_rules({"first_upcard": False}).first_upcard == "none"
     assert load_rules({"first_upcard": "one"}).first_upcard == "one"
+
+
+def test_per_hand_lists_give_one_value_per_hand() -> None:
+    """Book counts to go out and the going-out bonus may be lists, one value per hand (like
+    opening_minimums); the last value holds for later hands, and the list round-trips."""
+    rules = load_rules({"going_out_bonus": [100, 200, 300], "go_out_books": [1, 2]})
+    assert [rules.for_hand(i).going_out_bonus for i in range(5)] == [100, 200, 300, 300, 300]
+    assert [rules.for_hand(i).go_out_books for i in range(3)] == [1, 2, 2]
+    assert rules.going_out_bonus == 100 and rules.per_hand("going_out_bonus") == (100, 200, 300)
+    mapping = rules_to_mapping(rules)
+    assert mapping["going_out_bonus"] == [100, 200, 300] and mapping["go_out_clean"] == 0
+    assert load_rules(mapping) == rules
+    assert load_rules({"going_out_bonus": [150, 150]}).hand_values == ()  # one value: no list kept
+    # a number replaces a list the base had
+    assert apply_overrides(rules, {"going_out_bonus": 50}).for_hand(2).going_out_bonus == 50
+
+
+def test_per_hand_lists_are_checked_hand_by_hand() -> None:
+    """Each hand's value is checked as the option itself is; a list of no numbers is refused."""
+    assert_names(refused({"go_out_clean": [1, 11]}), "go_out_clean", 11, "from 0 to 10")
+    assert_names(refused({"going_out_bonus": []}), "going_out_bonus", [], "a list of 1 to 100 whole numbers")
+    assert_names(refused({"going_out_bonus": [100, "x"]}), "going_out_bonus", [100, "x"], "one per hand")
+    assert_names(refused({"hand_size": [11, 13]}), "hand_size", [11, 13], "a whole number")

@@ -106,3 +106,18 @@ def test_option_catalogue_names_the_choices(base: str) -> None:
     assert options["game_end"]["choices"] == ["target", "hands"]
     assert options["permission"]["choices"] == ["none", "required", "optional"]
     assert options["hand_size"]["choices"] is None
+
+
+def test_the_pad_asks_only_for_what_the_rules_score(base: str) -> None:
+    """Exact deals and short openings are items of the in-laws sheet only (its paper bonus and penalty);
+    wild books only exist where melds of wilds are allowed (no preset's sheet allows them)."""
+
+    def fields(preset: str, options: dict[str, object] | None = None) -> list[str]:
+        body = {"preset": preset, "options": options or {}, "hands": []}
+        return [f["name"] for f in httpx.post(f"{base}/api/score", json=body).json()["fields"]]
+
+    common = ["clean_books", "dirty_books", "melded_points", "red_threes", "held_points", "went_out"]
+    assert fields("kitchen-table") == common
+    assert fields("in-laws") == [*common[:5], "exact_deals", "short_melds", "went_out"]
+    assert "wild_books" in fields("kitchen-table", {"wild_melds": True})
+    assert "open_wild_melds" not in fields("kitchen-table", {"wild_melds": True, "wild_meld_penalty": 0})

@@ -33,7 +33,8 @@ pytest_plugins = ["conftest_services"]
 
 
 def new_table(base: str, players: int = 2, **extra: Any) -> tuple[str, list[str]]:
-    created = httpx.post(f"{base}/api/tables", json={"preset": "kitchen-table", "players": players, **extra})
+    body = {"preset": "kitchen-table", "players": players, "public": True, **extra}  # watched without a key
+    created = httpx.post(f"{base}/api/tables", json=body)
     assert created.status_code == 201, created.text
     body = created.json()
     return body["table"]["id"], [invite["token"] for invite in body["invites"]]

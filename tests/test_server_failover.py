@@ -190,7 +190,7 @@ def test_killing_the_process_that_owns_a_bot_turn_does_not_stop_the_game(
         body = {"preset": "kitchen-table", "players": 2, "seats": [{"kind": "invite"}, {"kind": "bot"}]}
         created = httpx.post(f"{base_a}/api/tables", json=body).json()
         table_id, token = created["table"]["id"], created["invites"][0]["token"]
-        watcher = SeatClient(base_b, table_id)  # B holds the table and hears A's moves
+        watcher = SeatClient(base_b, table_id, key=created["watch_key"])  # B holds the table, hears A's moves
         human = SeatClient(base_a, table_id, token)
         state = human.state()
         while state["view"]["to_move"] != 1:  # the human plays at A until it is the bot's turn

@@ -24,7 +24,7 @@ from handfoot.server.config import Settings, SettingsError, load_settings, publi
 from handfoot.server.run import address_to_open, startup_line
 from handfoot.server.testing import free_port, running_server
 
-TWO_SEATS = {"preset": "kitchen-table", "players": 2}
+TWO_SEATS = {"preset": "kitchen-table", "players": 2, "public": True}  # a watch link without a key
 
 
 @pytest.mark.parametrize(

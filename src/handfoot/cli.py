@@ -103,6 +103,11 @@ def run(args: list[str]) -> int:
         else:
             err.show()  # type: ignore[attr-defined]  # the parser's exceptions all have show()
         return int(code)
+    except SystemExit as exit_:  # shell completion and broken pipes end this way
+        if isinstance(exit_.code, int) or exit_.code is None:
+            return exit_.code or 0
+        typer.echo(str(exit_.code), err=True)
+        return EXIT_BAD_INPUT
     except (KeyboardInterrupt, typer.Abort):
         typer.echo("interrupted", err=True)
         return EXIT_INTERRUPTED

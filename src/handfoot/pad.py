@@ -19,7 +19,7 @@ from typing import Any
 from handfoot.engine.scoring import ScoreLine, Tally, pad_tally, score_lines, score_tally
 from handfoot.engine.state import Seating
 from handfoot.rules import RuleSet
-from handfoot.wording import kind, plural, show
+from handfoot.wording import alternatives, kind, plural, show
 
 # Whole numbers >= 0 a side may give, with what each means.
 COUNT_KEYS: dict[str, str] = {
@@ -108,9 +108,9 @@ def parse_pad(data: object, rules: RuleSet) -> list[PadSide]:
     parsed = [parse_side(side, f"sides[{index}]") for index, side in enumerate(sides)]
     allowed = side_counts(rules)
     if len(parsed) not in allowed:
-        counts = " or ".join(map(str, allowed))
         raise PadError(
-            f"the pad lists {plural(len(parsed), 'side')}; a table under {rules.name} has {counts} sides",
+            f"the pad lists {plural(len(parsed), 'side')}; "
+            f"a table under {rules.name} has {alternatives(allowed)} sides",
             refused=True,
         )
     check_hand(parsed, rules, "sides")

@@ -34,7 +34,7 @@ from handfoot.engine.pile import frozen_refusal
 from handfoot.engine.state import HandState, Seating
 from handfoot.rules import PRESET_NAMES, RuleError, RuleSet, load_rules, preset, rules_to_mapping
 from handfoot.rules.options import GameEnd
-from handfoot.wording import show
+from handfoot.wording import plural, show
 
 RECORD_KEYS = ("rules", "players", "seed", "dealer", "deals", "moves")
 DEAL_KEYS = ("hands", "feet", "stock", "discard")
@@ -216,7 +216,8 @@ def parse_record(data: Any) -> Record:
         )
     if rules.game_end is GameEnd.HANDS and len(deals_value) > rules.hands_per_game:
         raise RecordError(
-            f"deals lists {len(deals_value)} hands; {rules.name} plays {rules.hands_per_game} hands a game"
+            f"deals lists {len(deals_value)} hands; "
+            f"{rules.name} plays {plural(rules.hands_per_game, 'hand')} a game"
         )
     deals = tuple(
         None if value is None else _deal_spec(value, f"deals[{index}]", players)

@@ -11,6 +11,7 @@ from __future__ import annotations
 import json
 import math
 import re
+from collections.abc import Iterable
 from enum import Enum
 from typing import Any
 
@@ -78,3 +79,11 @@ def kind(value: Any) -> str:
     if isinstance(value, list | tuple):
         return "a list" if value else "an empty list"
     return "an object"
+
+
+def alternatives(items: Iterable[object], word: str = "or") -> str:
+    """``2, 3, 4 or 6``: the items in a sentence, the last joined with ``word``."""
+    texts = [str(item) for item in items]
+    if len(texts) <= 1:
+        return "".join(texts)
+    return f"{', '.join(texts[:-1])} {word} {texts[-1]}"

@@ -426,6 +426,11 @@ def wants_out(r: Reading) -> bool:
     return all(r.hand_counts[partner] < 9 for partner in r.partners)
 
 
+# A red 3 laid by choice (red_threes = "lay_by_choice") earns its bonus and can never be discarded:
+# laying it at once is as good as the best meld.
+LAY_RED_THREE_SCORE = 400.0
+
+
 def score_moves(view: View, legal: Sequence[Move]) -> list[float]:
     """The heuristic's score of each legal move (higher is better) for the seat to move. A
     ``LegalMoves`` is scored from its ids without building a move."""
@@ -469,6 +474,8 @@ def _score_move_list(r: Reading, legal: Sequence[Move]) -> list[float]:
                 n, j, d = group_counts(group)
                 groups.append((group.rank, n, j + d))
             scores.append(_score_meld(r, groups, out_ok))
+        elif action is Action.LAY:
+            scores.append(LAY_RED_THREE_SCORE)
         else:
             scores.append(-1000.0)
     return scores
@@ -511,6 +518,8 @@ def score_ids(r: Reading, ids: Sequence[int]) -> list[float]:
             scores.append(_score_one_group(r, fact[1], fact[2], fact[3], out_ok))
         elif action is Action.ASK:
             scores.append(_score_ask(r))
+        elif action is Action.LAY:
+            scores.append(LAY_RED_THREE_SCORE)
         else:
             scores.append(-1000.0)
     return scores
@@ -538,6 +547,8 @@ def best_id_index(r: Reading, ids: Sequence[int]) -> int:
             score = _score_one_group(r, fact[1], fact[2], fact[3], out_ok)
         elif action is Action.ASK:
             score = _score_ask(r)
+        elif action is Action.LAY:
+            score = LAY_RED_THREE_SCORE
         else:
             score = -1000.0
         if score > top:
@@ -555,6 +566,8 @@ def best_id_index(r: Reading, ids: Sequence[int]) -> int:
             score = _score_one_group(r, fact[1], fact[2], fact[3], out_ok)
         elif fact[0] is Action.ASK:
             score = _score_ask(r)
+        elif fact[0] is Action.LAY:
+            score = LAY_RED_THREE_SCORE
         else:
             score = -1000.0
         if score == top:

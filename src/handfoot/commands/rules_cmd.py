@@ -63,8 +63,15 @@ def _console() -> Console:
 
 
 @rules_app.command("list")
-def list_presets() -> None:
+def list_presets(as_json: JsonOpt = False) -> None:
     """List the five presets with their one-line summaries."""
+    if as_json:
+        presets = [
+            {"name": name, "title": preset(name).title, "summary": preset(name).summary}
+            for name in PRESET_NAMES
+        ]
+        typer.echo(json.dumps(presets, indent=2, ensure_ascii=False))
+        return
     table = Table(title="House-rule presets", title_justify="left")
     table.add_column("preset", no_wrap=True, style="bold")
     table.add_column("summary")

@@ -55,6 +55,9 @@ def score(
     rule_set = rules_or_fail(rules)
     try:
         text, name = read_text(source)
+    except DecodeError as err:
+        fail(f"{err}; allowed: a JSON file, or - for standard input")
+    try:
         sides = parse_pad(decode_json(text, name), rule_set)
     except DecodeError as err:
         fail(f"{err}; expected {SHAPE}")

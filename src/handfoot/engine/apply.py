@@ -268,6 +268,11 @@ def apply_checked(s: HandState, move: Move) -> list[Event]:
     if action is Action.KEEP or action is Action.SWAP:
         _pick_foot(s, seat, action is Action.SWAP, events)
         return events
+    if action is Action.LAY:
+        take_card(s, seat, move.card)
+        _lay_red_three(s, seat, move.card, events)
+        _after_meld(s, seat, events)
+        return events
     if action is Action.ASK:
         s.phase = Phase.ANSWER
         s.to_move = s.seating.partners[seat][0]

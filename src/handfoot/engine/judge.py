@@ -8,6 +8,8 @@ from __future__ import annotations
 from handfoot import cards as C
 from handfoot.engine.errors import Refusal
 from handfoot.engine.melding import (
+    Plan,
+    exit_refusal,
     go_out_refusal,
     meld_ids,
     meld_refusal,
@@ -24,6 +26,7 @@ from handfoot.engine.state import HandState, Phase
 from handfoot.rules.options import (
     EmptyWithoutOut,
     Permission,
+    RedThrees,
     RuleSet,
 )
 
@@ -62,7 +65,22 @@ def check(s: HandState, move: Move) -> Refusal | None:
         return discard_refusal(s, seat, move.card)
     if action is Action.ASK:
         return ask_refusal(s, seat)
+    if action is Action.LAY:
+        return lay_refusal(s, seat, move.card)
     return meld_refusal(s, seat, move.groups)
+
+
+def lay_refusal(s: HandState, seat: int, card: int) -> Refusal | None:
+    """Why ``seat`` may not lay ``card`` down as a red 3 now (``red_threes = "lay_by_choice"``), or None.
+    Laying one's last card counts as melding it (the Foot, going out: ``exit_refusal``)."""
+    if s.rules.red_threes is not RedThrees.LAY_BY_CHOICE:
+        return Refusal("red_threes", "Red 3s are not laid down by choice at this table.")
+    if KIND_OF[card] != C.RED_THREE:
+        return Refusal("red_threes", "Only a red 3 is laid down on its own.")
+    if s.hand_cards[seat][card] <= 0:
+        return Refusal("hand", f"You do not hold {C.CODE_OF[card]}.")
+    books = s.books[s.seating.owner_of[seat]]
+    return exit_refusal(s, seat, Plan((books[0], books[1], books[2]), s.hand_size(seat) - 1))
 
 
 def draw_refusal(s: HandState) -> Refusal | None:
@@ -83,6 +101,8 @@ def draw_refusal(s: HandState) -> Refusal | None:
 
 def _discardable(rules: RuleSet, kind: int, playable: set[int]) -> bool:
     if not rules.discard_wilds and C.is_wild(kind):
+        return False
+    if kind == C.RED_THREE and rules.red_threes is RedThrees.LAY_BY_CHOICE:
         return False
     return rules.discard_playable or kind not in playable
 
@@ -111,7 +131,12 @@ def discard_refusal(
     if s.hand_cards[seat][card] <= 0:
         return Refusal("hand", f"You do not hold {C.CODE_OF[card]}.")
     kind = KIND_OF[card]
-    if not rules.discard_wilds or not rules.discard_playable or rules.must_play_all:
+    if (
+        not rules.discard_wilds
+        or not rules.discard_playable
+        or rules.must_play_all
+        or rules.red_threes is RedThrees.LAY_BY_CHOICE
+    ):
         if legal_melds is None:
             legal_melds = meld_ids(s, seat)
         why = None if play_checked else must_play_refusal(s, seat, legal_melds)
@@ -122,6 +147,10 @@ def discard_refusal(
             hand = s.hands[seat]
             others = any(hand[k] and _discardable(rules, k, playable) for k in range(C.NUM_KINDS))
             if others:
+                if kind == C.RED_THREE:
+                    return Refusal(
+                        "red_threes", f"Red 3s are laid down, never discarded: lay {C.CODE_OF[card]}."
+                    )
                 if C.is_wild(kind) and not rules.discard_wilds:
                     return Refusal("discard_wilds", "Wild cards may not be discarded.")
                 return Refusal(

@@ -3,13 +3,14 @@
 from __future__ import annotations
 
 from handfoot import cards as C
-from handfoot.engine.judge import ask_refusal, discard_refusal, must_play_refusal
+from handfoot.engine.judge import ask_refusal, discard_refusal, lay_refusal, must_play_refusal
 from handfoot.engine.melding import meld_ids
 from handfoot.engine.moves import (
     ASK_ID,
     DISCARD_BASE,
     DRAW_ID,
     KEEP_ID,
+    LAY_RED_THREE_ID,
     NO_ID,
     SWAP_ID,
     YES_ID,
@@ -20,6 +21,7 @@ from handfoot.engine.moves import (
 from handfoot.engine.openings import pickup_openings
 from handfoot.engine.pile import pickup_ids
 from handfoot.engine.state import HandState, Phase
+from handfoot.rules.options import RedThrees
 
 
 def legal_ids(s: HandState) -> list[int]:
@@ -46,7 +48,12 @@ def legal_ids(s: HandState) -> list[int]:
     out = []
     hand = s.hands[seat]
     rules = s.rules
-    unrestricted = rules.discard_wilds and rules.discard_playable and not rules.must_play_all
+    unrestricted = (
+        rules.discard_wilds
+        and rules.discard_playable
+        and not rules.must_play_all
+        and rules.red_threes is not RedThrees.LAY_BY_CHOICE
+    )
     if unrestricted and not (s.in_foot[seat] and sum(hand) == 1):
         out = [DISCARD_BASE + kind for kind in range(C.NUM_KINDS) if hand[kind]]
     elif must_play_refusal(s, seat, legal_melds) is None:
@@ -58,6 +65,9 @@ def legal_ids(s: HandState) -> list[int]:
                 out.append(DISCARD_BASE + kind)
     if ask_refusal(s, seat) is None:
         out.append(ASK_ID)
+    by_choice = hand[C.RED_THREE] and rules.red_threes is RedThrees.LAY_BY_CHOICE
+    if by_choice and lay_refusal(s, seat, first_card(s.hand_cards[seat], C.RED_THREE)) is None:
+        out.append(LAY_RED_THREE_ID)
     out.extend(legal_melds)
     out.sort()
     return out

@@ -14,7 +14,15 @@ from typing import Any
 from handfoot import cards as C
 from handfoot.decode import DecodeError, decode_json, decode_toml, read_text
 from handfoot.rules.errors import RuleError
-from handfoot.rules.options import BOOK_ANY, BOOK_STATUS_WORDS, CARD_VALUE_KEYS, OPTION_NAMES, RuleSet
+from handfoot.rules.options import (
+    BOOK_ANY,
+    BOOK_STATUS_WORDS,
+    CARD_VALUE_KEYS,
+    OPTION_FIELDS,
+    OPTION_NAMES,
+    PER_HAND_OPTIONS,
+    RuleSet,
+)
 from handfoot.rules.toml import toml_value
 from handfoot.rules.validate import validate
 from handfoot.text import text_problem
@@ -42,6 +50,12 @@ def _coerce(option: str, value: Any) -> Any:
         return _coerce_decks_by_players(value)
     if option == "book_bonuses":
         return _coerce_book_bonuses(value)
+    if option in PER_HAND_OPTIONS and isinstance(value, list | tuple):
+        if not value or len(value) > 100 or any(isinstance(v, bool) or not isinstance(v, int) for v in value):
+            raise RuleError(
+                option, value, "a whole number, or a list of 1 to 100 whole numbers (one per hand)"
+            )
+        return tuple(value)
     if isinstance(default, StrEnum):
         enum_type = type(default)
         if isinstance(value, bool) and option in _BOOLEAN_ALIASES:
@@ -162,9 +176,30 @@ def apply_overrides(base: RuleSet, overrides: Mapping[str, Any]) -> RuleSet:
                 merged.update(value)
                 value = merged
         changes[option] = _coerce(option, value)
+    _split_per_hand(base, changes)
     if "name" not in changes and changes:
         changes["name"] = f"{base.name}+custom" if not base.name.endswith("+custom") else base.name
     return validate(replace(base, **changes))
+
+
+def _split_per_hand(base: RuleSet, changes: dict[str, Any]) -> None:
+    """Options of PER_HAND_OPTIONS given as lists go to ``hand_values`` (their field takes the first
+    hand's value); one given as a number drops the list ``base`` had for it."""
+    lists = dict(base.hand_values)
+    touched = False
+    for option in PER_HAND_OPTIONS:
+        if option not in changes:
+            continue
+        value = changes[option]
+        touched = True
+        if isinstance(value, tuple):
+            changes[option] = value[0]
+            if len(set(value)) > 1:
+                lists[option] = value
+                continue
+        lists.pop(option, None)
+    if touched:
+        changes["hand_values"] = tuple((o, lists[o]) for o in PER_HAND_OPTIONS if o in lists)
 
 
 @cache
@@ -250,8 +285,12 @@ def rule_table(text: str, name: str) -> dict[str, Any]:
 def rules_to_mapping(rules: RuleSet) -> dict[str, Any]:
     """Every option of a rule set as plain JSON/TOML-friendly values (inverse of ``rules_from_mapping``)."""
     out: dict[str, Any] = {}
-    for f in fields(RuleSet):
+    lists = dict(rules.hand_values)
+    for f in OPTION_FIELDS:
         value = getattr(rules, f.name)
+        if f.name in lists:
+            out[f.name] = list(lists[f.name])
+            continue
         if f.name == "card_values":
             value = dict(zip(CARD_VALUE_KEYS, value, strict=False))
         elif f.name == "decks_by_players":

@@ -7,8 +7,10 @@ help line and the section of RULES.md it comes from. Validation of a whole rule 
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field, fields
+from dataclasses import dataclass, field, fields, replace
 from enum import StrEnum
+from functools import cache
+from typing import Any
 
 from handfoot import cards as C
 
@@ -93,6 +95,7 @@ class RedThrees(StrEnum):
 
     LAY_DOWN = "lay_down"
     HOLD = "hold"
+    LAY_BY_CHOICE = "lay_by_choice"
 
 
 class PileVisible(StrEnum):
@@ -399,7 +402,10 @@ class RuleSet:
     red_threes: RedThrees = field(
         default=RedThrees.LAY_DOWN,
         metadata=_meta(
-            "Red 3s are laid down at once and replaced from the stock, or held like other cards.", "turn"
+            "Red 3s are laid down at once and replaced from the stock; held like other cards; or held and "
+            "laid down (not replaced) in one's turn when the player chooses, never discarded "
+            "(lay_by_choice).",
+            "turn",
         ),
     )
     pile_visible: PileVisible = field(
@@ -420,14 +426,22 @@ class RuleSet:
             "Picking up the Foot at the start of a turn is that turn's draw: play goes on to melding.", "out"
         ),
     )
-    go_out_books: int = field(default=1, metadata=_meta("Books of any kind needed to go out.", "out"))
-    go_out_clean: int = field(default=0, metadata=_meta("Clean books needed to go out.", "out"))
+    go_out_books: int = field(
+        default=1, metadata=_meta("Books of any kind needed to go out (a list: one per hand).", "out")
+    )
+    go_out_clean: int = field(
+        default=0, metadata=_meta("Clean books needed to go out (a list: one per hand).", "out")
+    )
     go_out_dirty: int = field(
         default=0,
-        metadata=_meta("Dirty books needed to go out (a clean book does not count as dirty).", "out"),
+        metadata=_meta(
+            "Dirty books needed to go out (a clean book does not count as dirty; a list: one per hand).",
+            "out",
+        ),
     )
     go_out_wild: int = field(
-        default=0, metadata=_meta("Wild books needed to go out (needs wild_melds).", "out")
+        default=0,
+        metadata=_meta("Wild books needed to go out (needs wild_melds; a list: one per hand).", "out"),
     )
     all_feet_to_go_out: bool = field(
         default=True,
@@ -506,10 +520,32 @@ class RuleSet:
             "Points taken away for each meld of wilds that is not a book at the end of the hand.", "scoring"
         ),
     )
-    going_out_bonus: int = field(default=100, metadata=_meta("Bonus for the side that goes out.", "scoring"))
+    going_out_bonus: int = field(
+        default=100, metadata=_meta("Bonus for the side that goes out (a list: one per hand).", "scoring")
+    )
     unplayed_foot_counts: bool = field(
         default=True, metadata=_meta("Cards in a Foot never picked up count against the side.", "scoring")
     )
+    # Not an option of its own: the options of PER_HAND_OPTIONS given as a list in a rule file, one value
+    # per hand (the option's field holds the first hand's value). ``for_hand`` resolves them.
+    hand_values: tuple[tuple[str, tuple[int, ...]], ...] = field(
+        default=(), metadata={"help": "", "section": "game", "internal": True}
+    )
+
+    def for_hand(self, hand_index: int) -> RuleSet:
+        """The rules one hand (0-based) is played under: each option given one value per hand takes that
+        hand's value (the last value holds for later hands). The rule set itself when none is."""
+        if not self.hand_values:
+            return self
+        return _for_hand(self, hand_index)
+
+    def per_hand(self, option: str) -> tuple[int, ...]:
+        """The values of an option of PER_HAND_OPTIONS, one per hand (one value: every hand)."""
+        for name, values in self.hand_values:
+            if name == option:
+                return values
+        value: int = getattr(self, option)
+        return (value,)
 
     def decks_for(self, players: int) -> int:
         """Decks in the shoe for this many players."""
@@ -555,7 +591,26 @@ class RuleSet:
         return mins[-1] + self.opening_increment * (hand_index - len(mins) + 1)
 
 
-OPTION_NAMES: tuple[str, ...] = tuple(f.name for f in fields(RuleSet))
+@cache
+def _for_hand(rules: RuleSet, hand_index: int) -> RuleSet:
+    changes: dict[str, Any] = {
+        name: values[min(hand_index, len(values) - 1)] for name, values in rules.hand_values
+    }
+    changes["hand_values"] = ()
+    return replace(rules, **changes)
+
+
+# Options a rule file may give as a list, one value per hand (as opening_minimums is, by hand).
+PER_HAND_OPTIONS: tuple[str, ...] = (
+    "go_out_books",
+    "go_out_clean",
+    "go_out_dirty",
+    "go_out_wild",
+    "going_out_bonus",
+)
+# The option fields (``hand_values`` is how per-hand lists are kept, not an option of its own).
+OPTION_FIELDS = tuple(f for f in fields(RuleSet) if not f.metadata.get("internal"))
+OPTION_NAMES: tuple[str, ...] = tuple(f.name for f in OPTION_FIELDS)
 # The sections of RULES.md the options are grouped by, in order, with their headings.
 SECTION_TITLES: dict[str, str] = {
     "identity": "Identity",
@@ -566,8 +621,8 @@ SECTION_TITLES: dict[str, str] = {
     "out": "5. The Foot and going out",
     "scoring": "6. Scoring a hand",
 }
-OPTION_HELP: dict[str, str] = {f.name: str(f.metadata["help"]) for f in fields(RuleSet)}
-OPTION_SECTION: dict[str, str] = {f.name: str(f.metadata["section"]) for f in fields(RuleSet)}
+OPTION_HELP: dict[str, str] = {f.name: str(f.metadata["help"]) for f in OPTION_FIELDS}
+OPTION_SECTION: dict[str, str] = {f.name: str(f.metadata["section"]) for f in OPTION_FIELDS}
 CARD_VALUE_KEYS: tuple[str, ...] = C.KIND_NAMES[:14]
 # The allowed words of every option that takes one of a few (an enumeration), in declaration order.
 OPTION_CHOICES: dict[str, tuple[str, ...]] = {

@@ -18,7 +18,17 @@ def _at_least(rules: RuleSet, option: str, low: int, high: int | None = None) ->
 
 
 def validate(rules: RuleSet) -> RuleSet:
-    """Return ``rules`` unchanged if it is playable; raise ``RuleError`` naming the first bad option."""
+    """Return ``rules`` unchanged if it is playable; raise ``RuleError`` naming the first bad option.
+    Options given one value per hand are checked hand by hand (each hand's rules must be playable)."""
+    if rules.hand_values:
+        longest = max(len(values) for _, values in rules.hand_values)
+        for hand_index in range(longest):
+            _validate(rules.for_hand(hand_index))
+        return rules
+    return _validate(rules)
+
+
+def _validate(rules: RuleSet) -> RuleSet:
     allowed_players = f"player counts from {MIN_PLAYERS} to {MAX_PLAYERS}"
     if not rules.players_allowed or any(not MIN_PLAYERS <= p <= MAX_PLAYERS for p in rules.players_allowed):
         raise RuleError(

@@ -24,7 +24,7 @@ from handfoot.engine import move_text
 from handfoot.server.leases import BotLeases, LocalLeases
 from handfoot.server.pipeline import Accepted, play
 from handfoot.server.seat_bots import SeatBot, legal_moves, make_bot
-from handfoot.server.tables import BOT, LiveTable, TableService
+from handfoot.server.tables import LiveTable, TableService
 
 log = logging.getLogger("handfoot.server")
 
@@ -49,7 +49,7 @@ class BotRunner:
         self.pool = ThreadPoolExecutor(threads, thread_name_prefix="handfoot-bot")
         self.tasks: dict[str, asyncio.Task[None]] = {}
         self.failures: dict[str, int] = {}
-        self.bots: dict[tuple[str, int], SeatBot] = {}
+        self.bots: dict[tuple[str, int, str], SeatBot] = {}
         self.rngs: dict[str, random.Random] = {}
         self.stopped = False
 
@@ -58,9 +58,10 @@ class BotRunner:
         self.service.listeners.append(self.poke)
 
     def bot_to_move(self, live: LiveTable) -> int | None:
-        """The seat of the bot that is to move at ``live``, or None."""
+        """The seat of the bot that is to move at ``live`` (a bot's seat, or a person's the host handed to
+        a bot), or None."""
         seat = live.game.to_move
-        if seat is None or live.broken or live.seats[seat].kind != BOT:
+        if seat is None or live.broken or live.ended or live.seats[seat].bot_plays is None:
             return None
         return seat
 
@@ -98,9 +99,9 @@ class BotRunner:
         seat = self.bot_to_move(live)
         if seat is None:
             return
-        key = (live.id, seat)
+        key = (live.id, seat, live.seats[seat].bot_plays or "")
         if key not in self.bots:
-            self.bots[key] = make_bot(live.seats[seat].bot or "")
+            self.bots[key] = make_bot(key[2])
         rng = self.rngs.setdefault(live.id, random.Random(secrets.randbits(64)))
         version = live.version
         legal = legal_moves(live.game.state)
@@ -109,7 +110,9 @@ class BotRunner:
         # a list that are its own.
         loop = asyncio.get_running_loop()
         move = await loop.run_in_executor(self.pool, self.bots[key].choose, seat_view, legal, rng)
-        if live.version != version or not await self.leases.acquire(live.id):
+        if live.version != version or self.bot_to_move(live) != seat or seat not in live.bot_tokens:
+            return  # the table moved on, or the host handed the seat back meanwhile
+        if not await self.leases.acquire(live.id):
             return
         outcome = await play(self.service, live, live.bot_tokens[seat], version, move_text(move))
         if isinstance(outcome, Accepted):

@@ -26,7 +26,8 @@ from redis.asyncio import Redis
 from redis.asyncio.client import PubSub
 
 from handfoot.engine import IllegalMove, MoveSyntaxError
-from handfoot.server.protocol import event_json, state_message, table_message
+from handfoot.server.history import meld_keys, move_entry
+from handfoot.server.protocol import state_message, table_message
 from handfoot.server.tables import Connection, LiveTable, TableService
 
 log = logging.getLogger("handfoot.server")
@@ -337,6 +338,7 @@ async def catch_up(service: TableService, table_id: str, version: int | None = N
                 reloaded = True
                 break
             try:
+                state_before, melds_before = live.game.state, meld_keys(live.game.state)
                 events = live.game.apply_text(text)
             except (IllegalMove, MoveSyntaxError) as exc:
                 log.error("table %s: stored move %d (%r) does not play here: %s", live.id, seq, text, exc)
@@ -346,12 +348,9 @@ async def catch_up(service: TableService, table_id: str, version: int | None = N
                 break
             live.version += 1
             played += 1
-            live.last = {
-                "seat": seat,
-                "version": live.version,
-                "move": text,
-                "events": [event_json(e) for e in events],
-            }
+            live.last = move_entry(state_before, melds_before, seat, live.version, text, events)
+            if live.history is not None:
+                live.history.append(live.last)
         if played or reloaded:
             await broadcast_state(live)
     if played or reloaded:

@@ -51,6 +51,25 @@ def _rules(sheet: ScoreSheet) -> RuleSet:
         raise SheetError(str(exc)) from None
 
 
+def pad_fields(rules: RuleSet) -> list[dict[str, str]]:
+    """The items of the pad that ``rules`` score: wild books only with wild melds (unfinished wild
+    melds only when they also cost points), exact deals and short openings only when the rules give
+    them points (red 3s always: laid down they score a bonus, held a penalty). Each is
+    ``{"name", "help", "kind"}`` (``count`` or ``flag``)."""
+    unused = set()
+    if not rules.wild_melds:
+        unused.add("wild_books")
+    if not rules.exact_deal_bonus:
+        unused.add("exact_deals")
+    if not rules.short_opening_penalty:
+        unused.add("short_melds")
+    if not (rules.wild_melds and rules.wild_meld_penalty):
+        unused.add("open_wild_melds")
+    return [{"name": k, "help": v, "kind": "count"} for k, v in COUNT_KEYS.items() if k not in unused] + [
+        {"name": k, "help": v, "kind": "flag"} for k, v in FLAG_KEYS.items() if k not in unused
+    ]
+
+
 def score_sheet(sheet: ScoreSheet) -> dict[str, Any]:
     """Score every hand of ``sheet``: per hand each side's score and breakdown, the totals after it;
     the totals, each side's opening minimum for the next hand, and whether the game is over (and who
@@ -74,13 +93,17 @@ def score_sheet(sheet: ScoreSheet) -> dict[str, Any]:
             sides = parse_sides(entry, rules, f"hands[{number}]")
         except PadError as exc:
             raise SheetError(str(exc)) from None
-        scores = [side.score(rules) for side in sides]
+        hand_rules = rules.for_hand(number)  # options given one value per hand
+        scores = [side.score(hand_rules) for side in sides]
         totals = [t + s for t, s in zip(totals, scores, strict=True)]
         hands.append(
             {
                 "scores": scores,
                 "lines": [
-                    [{"label": ln.label, "count": ln.count, "points": ln.points} for ln in side.lines(rules)]
+                    [
+                        {"label": ln.label, "count": ln.count, "points": ln.points}
+                        for ln in side.lines(hand_rules)
+                    ]
                     for side in sides
                 ],
                 "totals": list(totals),
@@ -96,8 +119,7 @@ def score_sheet(sheet: ScoreSheet) -> dict[str, Any]:
         "rules": rules.name,
         "players": players,
         "sides": [list(seats) for seats in seating.side_seats],
-        "fields": [{"name": k, "help": v, "kind": "count"} for k, v in COUNT_KEYS.items()]
-        + [{"name": k, "help": v, "kind": "flag"} for k, v in FLAG_KEYS.items()],
+        "fields": pad_fields(rules),
         "hands": hands,
         "totals": totals,
         "next_minimums": [rules.opening_minimum(played, total) for total in totals],

@@ -64,7 +64,8 @@ def running_server(settings: Settings, start_timeout: float = 10.0) -> Iterator[
 class SeatClient:
     """One WebSocket connection to a table: says hello, keeps every message it receives in ``received``.
 
-    ``base`` is ``http://...`` or ``https://...`` (then the socket is ``wss://``); ``connect_options`` go to
+    ``base`` is ``http://...`` or ``https://...`` (then the socket is ``wss://``); ``key`` and ``host`` are
+    a private table's watch key and host key, said in the hello; ``connect_options`` go to
     ``websockets.sync.client.connect`` as they are (``ssl``, ``server_hostname``, ``sock``, ``origin``,
     ``open_timeout`` (default 5 s)...).
     """
@@ -75,6 +76,9 @@ class SeatClient:
         table_id: str,
         token: str | None = None,
         name: str | None = None,
+        *,
+        key: str | None = None,
+        host: str | None = None,
         **connect_options: Any,
     ) -> None:
         url = "ws" + base.removeprefix("http") + f"/ws/tables/{table_id}"
@@ -89,6 +93,10 @@ class SeatClient:
             hello["token"] = token
         if name is not None:
             hello["name"] = name
+        if key is not None:
+            hello["key"] = key
+        if host is not None:
+            hello["host"] = host
         # If the server refused before reading the hello, its error message is still there to read.
         with suppress(ConnectionClosed):
             self.send(hello)
