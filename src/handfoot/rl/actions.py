@@ -28,8 +28,9 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 
 from handfoot import cards as C
-from handfoot.engine import Action, Group, Move, Phase, View
+from handfoot.engine import Action, Group, Move, Phase
 from handfoot.engine.moves import DECODED, MAX_PICKUP_NATURALS, NUM_MOVE_IDS, PICKUP_BASE
+from handfoot.engine.views import SeatInfo
 from handfoot.rules.options import PickupBeforeDown
 
 CANCEL = NUM_MOVE_IDS
@@ -92,13 +93,11 @@ class Opening:
         self.groups = []
         self.pool = []
 
-    def start(self, seat: int, hand: Sequence[int]) -> None:
-        """Begin staging for ``seat`` holding ``hand`` (card ids)."""
+    def start(self, seat: int, held: Sequence[int]) -> None:
+        """Begin staging for ``seat`` holding ``held`` (counts by card id)."""
         self.seat = seat
         self.groups = []
-        self.pool = [0] * C.NUM_CARD_IDS
-        for card in hand:
-            self.pool[card] += 1
+        self.pool = list(held)
 
     def take(self, kind: int, count: int) -> list[int]:
         """Remove ``count`` cards of ``kind`` from the pool (lowest suit first) and return them."""
@@ -151,14 +150,14 @@ class Opening:
         return Move(Action.PICKUP, (Group(kind, tuple(cards)), *self.groups))
 
 
-def may_stage_before_pickup(v: View) -> bool:
+def may_stage_before_pickup(info: SeatInfo) -> bool:
     """True when a seat that has not opened could take the pile with an opening (draw phase): the rules
     allow it and the top card is a natural rank the seat holds enough of."""
-    rules = v.rules
-    if not rules.pickup_allowed or rules.pickup_before_down is PickupBeforeDown.NEVER or v.pile_top < 0:
+    rules = info.rules
+    if not rules.pickup_allowed or rules.pickup_before_down is PickupBeforeDown.NEVER or info.pile_top < 0:
         return False
-    top = KIND_OF[v.pile_top]
-    return top in NATURAL_RANKS and sum(1 for card in v.hand if KIND_OF[card] == top) >= rules.pickup_naturals
+    top = KIND_OF[info.pile_top]
+    return top in NATURAL_RANKS and info.kinds[top] >= rules.pickup_naturals
 
 
 def stage_ids(
