@@ -6,7 +6,7 @@ LOCK := requirements-lock.txt
 # make says nothing of its own (no "Entering directory"): `make run ARGS="... --json"` can be piped.
 MAKEFLAGS += --no-print-directory
 
-.PHONY: run test lint typecheck lock bench bench-compiled clean chromium hosting web-check services
+.PHONY: run test test-compiled lint typecheck lock bench bench-compiled clean chromium hosting web-check services
 
 # Installs use the pinned versions of requirements-lock.txt (refreshed by `make lock`) and write nothing
 # to stdout: `make run` installs the runtime dependencies only, everything that tests use adds [dev].
@@ -20,11 +20,11 @@ $(BIN)/python:
 
 $(VENV)/.run-installed: $(BIN)/python pyproject.toml $(LOCK)
 	@$(BIN)/python tools/lock.py --check >&2
-	@$(PIP_INSTALL) -e . >&2
+	@HANDFOOT_PURE=1 $(PIP_INSTALL) -e . >&2
 	@touch $@
 
 $(VENV)/.dev-installed: $(VENV)/.run-installed
-	@$(PIP_INSTALL) -e '.[dev]' >&2
+	@HANDFOOT_PURE=1 $(PIP_INSTALL) -e '.[dev]' >&2
 	@touch $@
 
 # Resolve pyproject.toml's dependencies (all extras) again and rewrite requirements-lock.txt.
@@ -40,8 +40,8 @@ run: $(VENV)/.run-installed
 	@cd "$(HERE)" && "$(abspath $(BIN))/handfoot" $(ARGS)
 
 lint: $(VENV)/.dev-installed
-	$(BIN)/ruff check src tests tools examples $(wildcard benchmarks)
-	$(BIN)/ruff format --check src tests tools examples $(wildcard benchmarks)
+	$(BIN)/ruff check src tests tools examples hatch_build.py $(wildcard benchmarks)
+	$(BIN)/ruff format --check src tests tools examples hatch_build.py $(wildcard benchmarks)
 
 typecheck: $(VENV)/.dev-installed
 	$(BIN)/mypy
@@ -49,6 +49,7 @@ typecheck: $(VENV)/.dev-installed
 test: lint typecheck services chromium hosting web-check
 	$(BIN)/python benchmarks/bench_engine.py --quick
 	$(BIN)/pytest -n 2
+	$(MAKE) test-compiled
 
 # PostgreSQL and Redis for the server tests, started when they are not answering. In CI (CI=true) one that
 # cannot be started fails the build; elsewhere the tests that need it skip and say why.
@@ -100,15 +101,24 @@ web-check:
 bench: $(VENV)/.dev-installed
 	$(BIN)/python benchmarks/bench_engine.py $(BENCH_ARGS)
 
-# The engine's hot path compiled with mypyc, unchanged, then the same benchmark against the compiled modules.
-MYPYC_MODULES := handfoot/cards.py handfoot/engine/melding.py handfoot/engine/pile.py handfoot/engine/judge.py \
-	handfoot/engine/legal.py handfoot/engine/apply.py handfoot/engine/state.py handfoot/engine/moves.py \
-	handfoot/engine/errors.py handfoot/engine/events.py
-bench-compiled: $(VENV)/.dev-installed
-	$(BIN)/pip install --quiet setuptools
-	rm -rf build/mypyc && mkdir -p build/mypyc && cp -r src/handfoot build/mypyc/
-	cd build/mypyc && ../../$(BIN)/mypyc $(MYPYC_MODULES) > build.log
-	PYTHONPATH=build/mypyc $(BIN)/python benchmarks/bench_engine.py $(BENCH_ARGS)
+# The engine and the bots' hot path compiled with mypyc, as `pip install .` builds it (hatch_build.py), installed
+# on its own in build/compiled; `make test-compiled` runs the engine and bot tests against it (the editable
+# install of `make test` is pure Python), `make bench-compiled` the engine benchmark.
+COMPILED := build/compiled
+COMPILED_TESTS := tests/test_compiled.py tests/test_heuristic_replay.py tests/test_seat_info.py tests/test_views.py \
+	tests/test_bots.py tests/test_bots_fast.py tests/test_scenarios.py tests/test_engine_regressions.py \
+	tests/test_random_play.py
+$(COMPILED)/.built: $(VENV)/.dev-installed hatch_build.py $(wildcard src/handfoot/*.py src/handfoot/*/*.py)
+	rm -rf $(COMPILED)
+	HANDFOOT_COMPILE=required $(PIP_INSTALL) --no-deps --target $(COMPILED) . >&2
+	touch $@
+
+test-compiled: $(COMPILED)/.built
+	HANDFOOT_EXPECT_COMPILED=1 PYTHONPATH=$(COMPILED) $(BIN)/pytest -n 2 -p no:cacheprovider \
+		-k "not 5p and not 6p" $(COMPILED_TESTS)
+
+bench-compiled: $(COMPILED)/.built
+	PYTHONPATH=$(COMPILED) $(BIN)/python benchmarks/bench_engine.py $(BENCH_ARGS)
 
 clean:
 	rm -rf $(VENV)

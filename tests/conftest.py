@@ -18,7 +18,7 @@ from collections import Counter
 from itertools import chain
 
 from handfoot import cards as C
-from handfoot.engine import Game, HandState, Move, Phase, decode_id, opening_moves
+from handfoot.engine import Game, HandState, Move, Phase, black_three_book_moves, decode_id, opening_moves
 from handfoot.engine.moves import ASK_ID, DISCARD_BASE, DRAW_ID, NEW_BASE, NO_ID, YES_ID
 
 
@@ -66,14 +66,14 @@ class RandomPlayer:
             return YES_ID if rng.random() < self.yes_rate else NO_ID
         if phase is Phase.DRAW:
             openings = opening_moves(state)
-            if openings and rng.random() < self.open_rate:
+            if openings and (rng.random() < self.open_rate or not ids):
                 return rng.choice(openings)
             pickups = [mid for mid in ids if mid != DRAW_ID]
             if pickups and (rng.random() < self.pickup_rate or DRAW_ID not in ids):
                 return rng.choice(pickups)
             return DRAW_ID
-        openings = opening_moves(state)
-        if openings and rng.random() < self.open_rate:
+        openings = opening_moves(state) + black_three_book_moves(state)
+        if openings and (rng.random() < self.open_rate or not ids):
             return rng.choice(openings)
         melds = [mid for mid in ids if mid >= NEW_BASE]
         if melds and rng.random() < self.meld_rate:

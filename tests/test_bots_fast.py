@@ -14,6 +14,7 @@ from handfoot.bots.heuristic import Reading, best_id_index, best_index, score_id
 from handfoot.bots.ismcts import hand_scores, heuristic_step, reward
 from handfoot.engine import Game, HandState, IllegalMove, Phase, sample_world, view
 from handfoot.engine.legal import legal_ids, move_of_id
+from handfoot.engine.melding import meld_ids
 from handfoot.engine.moves import Action, Move
 from handfoot.engine.openings import opening_moves
 from handfoot.rules import PRESET_NAMES, preset
@@ -148,3 +149,27 @@ def test_a_seconds_budget_ends_the_search_with_at_least_one_whole_world() -> Non
     move = bot.choose(view(state, state.to_move), legal, random.Random(2))
     assert move in legal
     assert bot.last_iterations >= 1 or len(legal) == 1 or move.action is Action.MELD
+
+
+@pytest.mark.parametrize("players", [2, 4])
+def test_marmot_bots_lay_down_all_they_can_before_discarding(players: int) -> None:
+    """003 marmot: 'The player's turns lasts until he can no longer continue to put down cards. The player
+    then discards one card.' Heuristic, random and searching bots, given the legal moves, never discard
+    while a card can still go down (an opening held included), and find a move when only an opening is
+    legal."""
+    game = Game(preset("marmot"), players, 5)
+    bots: list[Bot] = [HeuristicBot(), RandomBot(), IsmctsBot(Budget(iterations=4)), RandomBot()]
+    rng = random.Random(5)
+    discards = 0
+    while not game.results:
+        state = game.state
+        legal = legal_for(state)
+        assert len(legal), f"no legal move in phase {state.phase.name}"
+        move = bots[state.to_move % len(bots)].choose(view(state, state.to_move), legal, rng)
+        if move.action is Action.DISCARD:
+            owner = state.seating.owner_of[state.to_move]
+            assert not meld_ids(state, state.to_move), f"discarded {move} with a meld left"
+            assert state.down[owner] or not opening_moves(state), f"discarded {move} holding an opening"
+            discards += 1
+        game.apply(move)
+    assert discards > 10, discards

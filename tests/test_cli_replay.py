@@ -92,9 +92,10 @@ def test_json_of_a_game_in_progress(tmp_path: Path) -> None:
 def test_json_at_an_illegal_move_shows_the_position_before_it(tmp_path: Path) -> None:
     moves = [*OUT[:2], "discard 5S", "discard 4C"]  # seat 1 holds no 5S
     result = run(tmp_path, record(moves), "--json")
-    assert result.exit_code == 2
+    assert result.exit_code == 1  # read, but the game says no
     out = json.loads(result.stdout)
     assert out["error"] == {
+        "code": "refused",
         "index": 2,
         "move": "discard 5S",
         "rule": "hand",
@@ -110,7 +111,7 @@ def test_json_at_an_illegal_move_shows_the_position_before_it(tmp_path: Path) ->
 def test_json_at_a_rule_broken(tmp_path: Path) -> None:
     """Three queens (30) are short of the opening minimum of 50: the rule is named."""
     result = run(tmp_path, record(["draw", "meld QS QH QD"]), "--json")
-    assert result.exit_code == 2
+    assert result.exit_code == 1
     error = json.loads(result.stdout)["error"]
     assert (error["index"], error["rule"]) == (1, "opening_minimums")
     assert "at least 50" in error["message"]
@@ -118,7 +119,7 @@ def test_json_at_a_rule_broken(tmp_path: Path) -> None:
 
 def test_json_at_text_that_is_not_a_move(tmp_path: Path) -> None:
     result = run(tmp_path, record(["drew"]), "--json")
-    assert result.exit_code == 2
+    assert result.exit_code == 1
     out = json.loads(result.stdout)
     assert out["error"]["index"] == 0 and out["error"]["rule"] == "notation"
     assert out["to_move"] == 1 and out["legal"] == ["draw"]
@@ -133,16 +134,17 @@ def test_stdin(tmp_path: Path) -> None:
 def test_json_of_a_bad_record(tmp_path: Path) -> None:
     cases = {
         "{not json": "is not JSON",
-        json.dumps(record(OUT, colour="red")): "unknown key 'colour'",
+        json.dumps(record(OUT, colour="red")): 'unknown key "colour"',
         json.dumps(record(OUT, dealer=5)): "dealer is 5",
         json.dumps(record(OUT, players=7)): "players is 7",
-        json.dumps(record(OUT, rules={"extends": "kitchen-table", "hand_size": 99})): "'hand_size'",
+        json.dumps(record(OUT, rules={"extends": "kitchen-table", "hand_size": 99})): "rule option hand_size",
     }
     for text, message in cases.items():
         result = run(tmp_path, text, "--json")
         assert result.exit_code == 2
         out = json.loads(result.stdout)
-        assert list(out) == ["error"] and list(out["error"]) == ["message"]
+        assert list(out) == ["error"] and list(out["error"]) == ["code", "message"]
+        assert out["error"]["code"] == "bad_input"
         assert message in out["error"]["message"]
 
 
@@ -150,7 +152,7 @@ def test_bad_card_and_cards_that_do_not_fit(tmp_path: Path) -> None:
     bad = record(OUT)
     bad["deals"][0]["stock"] = ["JS", "ZZ"]
     out = json.loads(run(tmp_path, bad, "--json").stdout)
-    assert "deals[0].stock: 'ZZ' is not a card" in out["error"]["message"]
+    assert 'deals[0].stock: "ZZ" is not a card' in out["error"]["message"]
     bad["deals"][0]["stock"] = ["KS", "KS"]
     out = json.loads(run(tmp_path, bad, "--json").stdout)
     assert "too many copies of KS" in out["error"]["message"]
@@ -180,19 +182,37 @@ def test_text_of_a_finished_game(tmp_path: Path) -> None:
     assert "Illegal" not in text
 
 
+def test_text_shows_the_table(tmp_path: Path) -> None:
+    """The table as text: the hand and phase, who is down and the minimum the others need, books, each
+    meld, the pile and the Feet, and whether the pile can be taken (000 kitchen-table)."""
+    result = run(tmp_path, record(OUT[:2]))
+    assert result.exit_code == 0, result.output
+    text = result.stdout
+    assert "Hand 0, dealer seat 0: seat 1's turn, phase play" in text
+    assert "Seat 0: not down (opening minimum 50), books 0 clean, 0 dirty" in text
+    assert "Seat 1: down, books 1 clean, 0 dirty" in text
+    assert "  K: KS KS KH KH KD KD KC (7 + 0 wild, clean, closed)" in text
+    assert "  Q: QS QH QD (3 + 0 wild, clean)" in text
+    assert "Pile: 4H on top, 1 card" in text
+    assert "Feet: seat 0 unplayed, seat 1 in_play" in text
+    assert "Take the pile: no" in text
+
+
 def test_text_names_partnership_sides(tmp_path: Path) -> None:
     data = {"rules": "kitchen-table", "players": 4, "seed": 3, "moves": ["draw"]}
     result = run(tmp_path, data)
     assert result.exit_code == 0
     assert "side 0 (seats 0, 2)" in result.stdout and "side 1 (seats 1, 3)" in result.stdout
-    assert "Game in progress: hand 1" in result.stdout and "To move: seat 1" in result.stdout
+    assert (
+        "Game in progress: hand 0" in result.stdout
+    )  # hands counted from 0, as in the JSON and "To move: seat 1" in result.stdout
 
 
 def test_text_at_an_illegal_move(tmp_path: Path) -> None:
     result = run(tmp_path, record(["draw", "meld QS QH QD"]))
-    assert result.exit_code == 2
+    assert result.exit_code == 1
     text = result.stdout
-    assert "Illegal move at moves[1] ('meld QS QH QD')" in text
+    assert 'Illegal move at moves[1] ("meld QS QH QD")' in text
     assert "[rule: opening_minimums]" in text
     assert "Legal moves (3): discard KS, discard QS, discard JS" in text
     assert "Seat 1 hand: KS KS KH KH KD KD KC QS QH QD JS JH JD" in text
@@ -202,7 +222,7 @@ def test_text_of_a_bad_record(tmp_path: Path) -> None:
     result = run(tmp_path, json.dumps(record(OUT, seeds=1)))
     assert result.exit_code == 2
     assert result.stdout == ""
-    assert result.stderr.startswith("error: unknown key 'seeds'")
+    assert result.stderr.startswith('error: unknown key "seeds"')
 
 
 def test_replay_is_a_command_of_handfoot(tmp_path: Path) -> None:

@@ -12,6 +12,7 @@ from typer.testing import CliRunner, Result
 from handfoot.cli import app
 from handfoot.commands.rules_cmd import toml_value
 from handfoot.rules import (
+    OPTION_CHOICES,
     OPTION_HELP,
     OPTION_NAMES,
     OPTION_SECTION,
@@ -79,7 +80,9 @@ def test_rules_show_prints_every_option_value_and_help(name: str) -> None:
     assert list(table) == list(OPTION_NAMES)
     for option in OPTION_NAMES:
         assert table[option][1] == toml_value(mapping[option]), option
-        assert table[option][2] == OPTION_HELP[option], option
+        choices = OPTION_CHOICES.get(option)
+        allowed = f" Allowed: {', '.join(choices)}." if choices else ""
+        assert table[option][2] == OPTION_HELP[option] + allowed, option
 
 
 def test_rules_show_groups_options_by_section_in_order() -> None:
@@ -213,7 +216,9 @@ def assert_refused(result: Result, *words: str) -> None:
 )
 def test_unknown_preset_is_refused(command: list[str]) -> None:
     """A name that is neither a preset nor a file: exit 2, with the five presets listed."""
-    assert_refused(run("rules", *command), "kitchen", "no such preset or file", ", ".join(PRESET_NAMES))
+    assert_refused(
+        run("rules", *command), "there is no preset or file called kitchen", ", ".join(PRESET_NAMES)
+    )
 
 
 def test_bad_value_in_a_rule_file_is_refused(tmp_path: Path) -> None:
@@ -222,7 +227,7 @@ def test_bad_value_in_a_rule_file_is_refused(tmp_path: Path) -> None:
     path.write_text('extends = "marmot"\nwild_limit = "fewest"\n', "utf-8")
     result = run("rules", "show", str(path))
     assert_refused(
-        result, str(path), "'wild_limit'", "'fewest'", "one of 'at_most_naturals', 'fewer_than_naturals'"
+        result, str(path), 'rule option wild_limit: "fewest"', "one of at_most_naturals, fewer_than_naturals"
     )
 
 
@@ -230,14 +235,16 @@ def test_unknown_option_in_a_rule_file_is_refused(tmp_path: Path) -> None:
     """A misspelt option is named, in diff as in show."""
     path = tmp_path / "typo.toml"
     path.write_text("hand_sise = 13\n", "utf-8")
-    assert_refused(run("rules", "diff", "kitchen-table", str(path)), "'hand_sise'", "unknown option")
+    assert_refused(
+        run("rules", "diff", "kitchen-table", str(path)), "rule option hand_sise", "unknown option"
+    )
 
 
 def test_bad_toml_is_refused(tmp_path: Path) -> None:
     """A file that does not parse says where."""
     path = tmp_path / "broken.toml"
     path.write_text("hand_size = = 13\n", "utf-8")
-    assert_refused(run("rules", "show", str(path)), str(path), "does not parse", "line 1", "a TOML file")
+    assert_refused(run("rules", "show", str(path)), str(path), "is not TOML", "line 1", "a TOML rule file")
 
 
 def test_missing_argument_is_a_usage_error() -> None:

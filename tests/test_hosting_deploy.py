@@ -19,10 +19,12 @@ hosting``, ``make chromium``).
 
 from __future__ import annotations
 
+import faulthandler
 import os
 import re
 import shlex
 import shutil
+import signal
 import socket
 import ssl
 import subprocess
@@ -47,6 +49,25 @@ DEPLOY = ROOT / "deploy"
 DOC = ROOT / "docs" / "hosting.md"
 NAME = "cards.example.org"
 START_GUARD = 60.0  # seconds before a program that never comes up fails the test (not a speed check)
+HANG_GUARD = 300  # seconds before a test that hangs is stopped, showing every thread (not a speed check)
+
+
+@pytest.fixture(autouse=True)
+def hang_guard() -> Iterator[None]:
+    """Stop a test of this module that hangs (a proxy or a socket that never answers) with every
+    thread's stack, rather than leave the run waiting forever."""
+
+    def stop(_signal: int, _frame: Any) -> None:
+        faulthandler.dump_traceback(all_threads=True)
+        raise TimeoutError(f"stopped after {HANG_GUARD} s: the test hung (every thread's stack is above)")
+
+    previous = signal.signal(signal.SIGALRM, stop)
+    signal.alarm(HANG_GUARD)
+    try:
+        yield
+    finally:
+        signal.alarm(0)
+        signal.signal(signal.SIGALRM, previous)
 
 
 def in_ci() -> bool:
@@ -257,9 +278,11 @@ class Visitor:
                 **options,
             )
 
-    def seat(self, table_id: str, token: str) -> SeatClient:
+    def seat(self, table_id: str, token: str, origin: str | None = None) -> SeatClient:
+        """A seat's WebSocket, opened as a page of ``origin`` (default: the site itself) would."""
         sock = socket.create_connection(("127.0.0.1", self.port), timeout=10)
-        return SeatClient(self.site, table_id, token, ssl=self.tls(), sock=sock, origin=self.site)
+        options = {"ssl": self.tls(), "sock": sock, "origin": origin or self.site, "open_timeout": 30}
+        return SeatClient(self.site, table_id, token, **options)
 
 
 @contextmanager
@@ -280,7 +303,7 @@ def new_two_seat_table(visitor: Visitor) -> dict[str, Any]:
     assert created.status_code == 201, created.text
     body: dict[str, Any] = created.json()
     table_id = body["table"]["id"]
-    assert body["watch"] == f"{visitor.site}/watch/{table_id}"
+    assert body["watch"] == f"{visitor.site}/watch/{table_id}#key={body['watch_key']}"  # private
     assert [i["link"].split("#")[0] for i in body["invites"]] == [f"{visitor.site}/play/{table_id}"] * 2
     return body
 
@@ -295,9 +318,9 @@ def play_a_hand(visitor: Visitor, table: dict[str, Any]) -> dict[str, Any]:
         while True:
             mover = seats[state["view"]["to_move"]]
             mover.send({"type": "hint", "version": state["version"]})
-            hint = mover.until(lambda m: m["type"] == "hint")
+            hint = mover.until(lambda m: m["type"] == "hint", timeout=30)
             mover.move(hint["move"], state["version"])
-            states = [seat.state(state["version"] + 1) for seat in seats]
+            states = [seat.state(state["version"] + 1, timeout=30) for seat in seats]
             state = states[0]
             if any(e["type"] == "hand_over" for e in state["last"]["events"]):
                 break
@@ -323,9 +346,15 @@ def test_a_whole_hand_through_the_documented_proxy(
         bundle = visitor.request("GET", script[1], headers={"Accept-Encoding": "gzip"})
         assert bundle.status_code == 200 and bundle.headers["content-encoding"] == "gzip"
 
+        # The proxy passes the page's origin on: a page of another address is refused.
+        stranger = visitor.seat(table_id, table["invites"][0]["token"], origin=f"https://www.{NAME}")
+        assert stranger.welcome["code"] == "bad_origin", stranger.welcome
+        stranger.close()
+
         state = play_a_hand(visitor, table)
-        summary = visitor.request("GET", f"/api/tables/{table_id}").json()
-        assert summary["hands"] == state["table"]["hands"] and summary["version"] == state["version"]
+        again = visitor.seat(table_id, table["invites"][1]["token"])  # a player who comes back
+        assert again.state()["table"]["hands"] == state["table"]["hands"]
+        again.close()
 
 
 CHROMIUM = Path("/usr/bin/chromium")
@@ -370,7 +399,8 @@ def backup(tmp: Path, env: dict[str, str], *args: str) -> str:
 
 def new_table(base: str) -> tuple[str, list[str]]:
     """A new two-seat table: its id and its seat tokens."""
-    body = httpx.post(f"{base}/api/tables", json={"preset": "kitchen-table", "players": 2}).json()
+    created = {"preset": "kitchen-table", "players": 2, "public": True}  # its summary is read without a key
+    body = httpx.post(f"{base}/api/tables", json=created).json()
     return body["table"]["id"], [invite["token"] for invite in body["invites"]]
 
 
@@ -390,11 +420,6 @@ def play(base: str, table_id: str, tokens: list[str], moves: int) -> int:
     finally:
         for seat in seats:
             seat.close()
-
-
-def version_of(base: str, table_id: str) -> int:
-    summary = httpx.get(f"{base}/api/tables/{table_id}").json()
-    return int(summary["version"])
 
 
 @pytest.mark.parametrize("database", ["sqlite", "postgresql"])
@@ -424,7 +449,7 @@ def test_backups_of_a_running_server_restore_the_tables(
     # Restore the copy made at saved_at: the table is back where it was then, and plays on from there.
     assert backup(tmp_path, {}, "--restore", second) == f"restored {second}"
     with running_server(settings) as base:
-        assert version_of(base, table_id) == saved_at
+        assert play(base, table_id, tokens, 0) == saved_at
         assert play(base, table_id, tokens, 2) == saved_at + 2
 
 
@@ -446,7 +471,7 @@ def test_restoring_a_damaged_sqlite_copy_changes_nothing(tmp_path: Path) -> None
     assert done.returncode == 2
     assert done.stderr == f"handfoot-backup: {junk} is not a sound SQLite database; nothing was changed\n"
     with running_server(settings) as base:
-        assert version_of(base, table_id) == version
+        assert play(base, table_id, tokens, 0) == version
 
 
 def test_the_systemd_units_verify(tmp_path: Path) -> None:

@@ -70,6 +70,37 @@ def shape_breaks(rules: RuleSet, naturals: int, wilds: int, new: bool) -> set[st
     return broken
 
 
+def one_by_one(rules: RuleSet, naturals: int, wilds: int) -> bool:
+    """Whether a new meld of ``naturals`` and ``wilds`` could be laid one card at a time, in some order,
+    each step legal: three or more cards first, then one at a time; below ``book_size`` cards every
+    step keeps the shape, and from ``book_size`` on (a closed book) a card goes on only as
+    ``book_additions`` allows. A search over every order, independent of the engine."""
+    book = rules.book_size
+    reached: set[tuple[int, int]] = set()
+    todo = [
+        (a, b)
+        for a in range(naturals + 1)
+        for b in range(wilds + 1)
+        if a + b >= 3 and not shape_breaks(rules, a, b, new=True) and (a + b <= book)
+    ]
+    while todo:
+        a, b = todo.pop()
+        if (a, b) in reached:
+            continue
+        reached.add((a, b))
+        for da, db in ((1, 0), (0, 1)):
+            na, nb = a + da, b + db
+            if na > naturals or nb > wilds or shape_breaks(rules, na, nb, new=False):
+                continue
+            if a + b >= book and not (
+                rules.book_additions is BookAdditions.ANY
+                or (rules.book_additions is BookAdditions.NATURALS and db == 0)
+            ):
+                continue
+            todo.append((na, nb))
+    return (naturals, wilds) in reached
+
+
 def check_meld_shape(rules: RuleSet, s: HandState) -> None:
     """Every meld on the table keeps the variant's wild rules."""
     for meld in s.melds:
@@ -144,8 +175,9 @@ def _cards(rank: int, naturals: int, jokers: int, deuces: int) -> list[int]:
 def test_a_new_group_is_judged_by_the_wild_rules(
     rules: RuleSet, rank: int, naturals: int, jokers: int, deuces: int, seed: int
 ) -> None:
-    """A new meld of n naturals and w wilds: legal exactly when the variant's options allow that shape;
-    refused naming an option the shape breaks; when legal, its atomic id (if any) is listed, and once
+    """A new meld of n naturals and w wilds: legal exactly when the variant's options allow that shape
+    and its cards could be laid one by one (a book closes at book_size cards); refused naming an option
+    the shape breaks; when legal, its atomic id (if any) is listed, and once
     laid the table keeps the rules."""
     if naturals + jokers + deuces == 0:
         return
@@ -158,6 +190,12 @@ def test_a_new_group_is_judged_by_the_wild_rules(
         assert why is not None, f"{naturals}+{jokers + deuces} accepted under {rules.name}"
         assert why in broken, f"refused for {why}, but the shape breaks {broken}"
         assert move_id(move) not in game.legal_ids()
+        return
+    if not one_by_one(rules, naturals, jokers + deuces):
+        # a book closes at book_size cards also within one play: the cards past it must be allowed there
+        assert why in {"book_additions", "wild_limit", "max_wilds", "min_naturals"}, (
+            f"{naturals}+{jokers + deuces} cannot be laid one by one, but refused for {why}"
+        )
         return
     assert why is None, f"{naturals}+{jokers + deuces} refused for {why} under {rules.name}"
     if move_id(move) >= 0:

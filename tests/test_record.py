@@ -95,10 +95,10 @@ def _delete(path: tuple[Any, ...]) -> Any:
 
 
 BAD_RECORDS: list[tuple[str, Any, list[str]]] = [
-    ("unknown top-level key", _set(("seeds",), 3), ["unknown key 'seeds'", "allowed: rules, players"]),
-    ("unknown deal key", _set(("deals", 0, "piles"), []), ["deals[0]", "unknown key 'piles'", "hands, feet"]),
-    ("bad card code", _set(("deals", 0, "hands", 1, 0), "KX"), ["deals[0].hands[1]", "'KX' is not a card"]),
-    ("a ten written 10", _set(("deals", 0, "stock"), ["10H"]), ["deals[0].stock", "'10H' is not a card"]),
+    ("unknown top-level key", _set(("seeds",), 3), ['unknown key "seeds"', "allowed: rules, players"]),
+    ("unknown deal key", _set(("deals", 0, "piles"), []), ["deals[0]", 'unknown key "piles"', "hands, feet"]),
+    ("bad card code", _set(("deals", 0, "hands", 1, 0), "KX"), ["deals[0].hands[1]", '"KX" is not a card']),
+    ("a ten written 10", _set(("deals", 0, "stock"), ["10H"]), ["deals[0].stock", '"10H" is not a card']),
     ("card not a string", _set(("deals", 0, "discard"), [7]), ["deals[0].discard", "card codes"]),
     (
         "too many copies of a card",
@@ -122,28 +122,28 @@ BAD_RECORDS: list[tuple[str, Any, list[str]]] = [
     ("deals not a list", _set(("deals",), {"hands": []}), ["deals is", "a list"]),
     ("dealer past the last seat", _set(("dealer",), 2), ["dealer is 2", "a seat from 0 to 1"]),
     ("negative dealer", _set(("dealer",), -1), ["dealer is -1", "a seat from 0 to 1"]),
-    ("dealer as text", _set(("dealer",), "0"), ["dealer is '0'", "a whole number"]),
+    ("dealer as text", _set(("dealer",), "0"), ['dealer is "0"', "a whole number"]),
     ("seed not a number", _set(("seed",), 1.5), ["seed is 1.5", "a whole number"]),
-    ("players as a boolean", _set(("players",), True), ["players is True", "a whole number"]),
+    ("players as a boolean", _set(("players",), True), ["players is true", "a whole number"]),
     ("seven players", _set(("players",), 7), ["players is 7", "kitchen-table allows 2, 3, 4, 5, 6"]),
-    ("unknown preset", _set(("rules",), "poker"), ["rules: 'poker' is not a preset", "kitchen-table"]),
+    ("unknown preset", _set(("rules",), "poker"), ['rules: "poker" is not a preset', "kitchen-table"]),
     ("rules a number", _set(("rules",), 3), ["rules is 3", "a preset name"]),
     (
         "unknown rule option",
         _set(("rules",), {"extends": "kitchen-table", "colour": "red"}),
-        ["rules:", "'colour'", "unknown option"],
+        ["rules:", "rule option colour", "unknown option"],
     ),
     (
         "bad rule value",
         _set(("rules",), {"extends": "kitchen-table", "hand_size": 0}),
-        ["rules:", "'hand_size'", "from 1 to 30"],
+        ["rules:", "rule option hand_size", "from 1 to 30"],
     ),
     (
         "unknown base preset",
         _set(("rules",), {"extends": "gin", "hand_size": 11}),
-        ["rules:", "'gin'", "unknown preset"],
+        ["rules:", '"gin"', "unknown preset"],
     ),
-    ("moves not a list", _set(("moves",), "draw"), ["moves is 'draw'", "a list of move texts"]),
+    ("moves not a list", _set(("moves",), "draw"), ['moves is "draw"', "a list of move texts"]),
     ("a move not text", _set(("moves", 1), ["meld", "KS"]), ["moves[1] is", "a move text"]),
 ]
 
@@ -210,7 +210,7 @@ def test_not_enough_cards_left_for_the_shuffled_feet() -> None:
 def test_text_that_is_not_json_or_repeats_a_key() -> None:
     with pytest.raises(RecordError, match=r"game\.json is not JSON"):
         loads_record('{"rules": "kitchen-table",', "game.json")
-    with pytest.raises(RecordError, match="the key 'seed' appears twice"):
+    with pytest.raises(RecordError, match='the key "seed" appears twice'):
         loads_record('{"seed": 1, "seed": 2}')
     with pytest.raises(RecordError, match="a record is a JSON object"):
         loads_record("[1, 2]")
@@ -414,6 +414,8 @@ def test_report_describes_the_position() -> None:
         "seats",
         "stock",
         "discard",
+        "take_pile",
+        "table",
     ]
     assert out["to_move"] == 1 and out["legal"] == ["discard KS", "discard QS", "discard JS"]
     assert out["seats"][1]["hand"] == [
@@ -436,6 +438,84 @@ def test_report_describes_the_position() -> None:
     json.dumps(out)  # plain JSON data
 
 
+def test_report_shows_the_table_melds_books_sides_down_and_feet() -> None:
+    """After seat 1's first meld (a clean book of kings, queens, jacks; 000 kitchen-table, opening 50) and
+    its Foot picked up at once: each meld with owner, rank, cards as laid, naturals, wilds, clean, closed;
+    books and who is down with their minimum; the phase; the Feet."""
+    data = base()
+    data["moves"] = OUT_MOVES[:2]
+    table = report(replay(parse_record(data))[0])["table"]
+    assert (table["hand"], table["dealer"], table["turn"], table["phase"]) == (0, 0, 1, "play")
+    assert table["owners"] == [
+        {"seats": [0], "side": 0, "down": False, "minimum": 50, "books": {"clean": 0, "dirty": 0, "wild": 0}},
+        {"seats": [1], "side": 1, "down": True, "minimum": 50, "books": {"clean": 1, "dirty": 0, "wild": 0}},
+    ]
+    kings, queens, jacks = table["melds"]
+    assert kings == {
+        "owner": 1,
+        "rank": "K",
+        "cards": ["KS", "KS", "KH", "KH", "KD", "KD", "KC"],
+        "naturals": 7,
+        "wilds": 0,
+        "clean": True,
+        "closed": True,
+    }
+    assert (queens["rank"], queens["closed"], jacks["cards"]) == ("Q", False, ["JD", "JS", "JH"])
+    assert table["pile"] == {"top": "4H", "size": 1, "frozen": False, "why": None}
+    assert table["feet"] == ["unplayed", "in_play"]
+    assert table["red_threes"] == [[], []]
+
+
+def test_report_shows_a_frozen_pile_red_threes_and_a_foot_waiting() -> None:
+    """000 kitchen-table: 'A black 3 on the discard stops the next player from taking the pile': the pile
+    is frozen, with the reason; a red 3 dealt is laid down for its side ('Red 3s go down immediately');
+    a Hand emptied by a discard leaves the Foot for the next turn ('the Foot stays down until your next
+    turn')."""
+    data = base()
+    data["deals"][0]["hands"][1] = ["KS", "KH", "KD", "KC", "KS", "KH", "KD", "QS", "QH", "QD", "3H"]
+    data["deals"][0]["stock"] = ["JD", "QC", "KC"]
+    data["deals"][0]["discard"] = ["4H", "3S"]
+    data["moves"] = ["draw", "meld KS KS KH KH KD KD KC KC | QS QH QD QC"]
+    out = report(replay(parse_record(data))[0])
+    table = out["table"]
+    assert table["red_threes"] == [[], ["3H"]]
+    assert table["pile"]["frozen"] and table["pile"]["top"] == "3S"
+    assert "black 3" in table["pile"]["why"]
+    assert out["take_pile"] == {"can": False, "move": None, "opening": False}
+    assert table["melds"][0]["naturals"] == 8 and table["melds"][0]["closed"]
+    data["moves"].append("discard JD")
+    table = report(replay(parse_record(data))[0])["table"]
+    assert table["feet"] == ["unplayed", "next_turn"]
+    assert table["pile"] == {"top": "JD", "size": 3, "frozen": False, "why": None}
+    assert (table["turn"], table["phase"]) == (0, "draw")
+
+
+def test_report_says_when_only_an_opening_takes_the_pile() -> None:
+    """000 kitchen-table, 'If the stock runs out and nobody can take the pile, the hand is over': with an
+    empty stock seat 1 can take the pile only with an opening of several melds. No atomic move is legal;
+    ``take_pile`` names the opening."""
+    scenario = Path(__file__).parent / "scenarios/kitchen-table/stock-empty-pile-taken-with-an-opening.json"
+    data = json.loads(scenario.read_text("utf-8"))["record"]
+    data["moves"] = []
+    out = report(replay(parse_record(data))[0])
+    assert out["legal"] == []
+    assert out["take_pile"] == {"can": True, "move": "pickup 5H 5D | KS KH KD | QS QH QD", "opening": True}
+    assert out["table"]["phase"] == "draw"
+
+
+def test_report_names_the_atomic_pickup_when_one_takes_the_pile() -> None:
+    """000 kitchen-table: 'take the discard pile if you can use the top card in a meld right now — two
+    natural cards of that rank from your hand': seat 1, not down, holds AS AH with AD on top, three aces
+    make the opening of 50, so 'pickup AS AH' takes the pile (drawing stays legal)."""
+    data = base()
+    data["deals"][0]["hands"][1] = ["AS", "AH", "KD", "KC", "KS", "KH", "KD", "QS", "QH", "QD", "JD"]
+    data["deals"][0]["discard"] = ["4H", "AD"]
+    data["moves"] = []
+    out = report(replay(parse_record(data))[0])
+    assert out["take_pile"] == {"can": True, "move": "pickup AS AH", "opening": False}
+    assert "pickup AS AH" in out["legal"] and "draw" in out["legal"]
+
+
 # --- record_of: games played through Game come back as records ---------------------------------------
 
 
@@ -445,7 +525,7 @@ def play_randomly(game: Game, rng: random.Random, moves: int) -> None:
         if game.finished:
             return
         openings = opening_moves(game.state)
-        if openings and rng.random() < 0.5:
+        if openings and (rng.random() < 0.5 or not game.legal_ids()):
             game.apply(rng.choice(openings))
         else:
             game.apply(rng.choice(game.legal_moves()))

@@ -71,7 +71,7 @@ def app() -> typer.Typer:
 
 
 def test_every_example_has_a_record_and_an_output() -> None:
-    assert set(EXAMPLES) == {"out-in-one-turn", "short-opening", "partners"}
+    assert set(EXAMPLES) == {"out-in-one-turn", "short-opening", "partners", "empty-stock"}
     for name, entry in EXAMPLES.items():
         assert {"record", "output", "exit"} <= set(entry), name
 
@@ -96,7 +96,7 @@ def test_abridged_output_leaves_out_only_the_shuffled_feet() -> None:
     actual = report(game, error)
     assert set(shown) == set(actual)
     assert all(set(seat) == {"hand"} for seat in shown["seats"])
-    for name in ("out-in-one-turn", "short-opening"):
+    for name in ("out-in-one-turn", "short-opening", "empty-stock"):
         game, error = replay(parse_record(EXAMPLES[name]["record"]))
         assert EXAMPLES[name]["output"] == report(game, error)
 

@@ -21,4 +21,5 @@ def test_the_observation_table_is_the_layout() -> None:
 
 def test_the_action_table_matches_the_ids() -> None:
     assert f"`Discrete({NUM_ACTIONS})`" in DOC and f"| {CANCEL} | `cancel`" in DOC
+    assert f"Box(0, 1, ({NUM_ACTIONS},), int8)" in DOC
     assert DISCARD_BASE == 8 and (ASK_ID, YES_ID, NO_ID, KEEP_ID, SWAP_ID) == (23, 24, 25, 26, 27)

@@ -13,7 +13,16 @@ from typing import Any
 import pytest
 
 from handfoot import cards as C
-from handfoot.rules import RuleError, RuleSet, apply_overrides, load_rules, preset, rules_from_mapping
+from handfoot.rules import (
+    RuleError,
+    RuleSet,
+    apply_overrides,
+    load_rules,
+    preset,
+    rules_from_mapping,
+    rules_to_mapping,
+)
+from handfoot.wording import show
 
 
 def write(tmp_path: Path, text: str, name: str = "house.toml") -> Path:
@@ -183,8 +192,8 @@ def assert_names(err: RuleError, option: str, value: object, allowed_words: str)
     assert err.value == value
     assert allowed_words in err.allowed
     message = str(err)
-    assert repr(option) in message
-    assert repr(value) in message
+    assert f"rule option {option}: " in message
+    assert show(value) in message  # as JSON writes it: true, "x", [50, "90"], never Python's True or '90'
     assert "allowed: " in message and allowed_words in message
 
 
@@ -201,8 +210,8 @@ def test_unknown_option_is_refused_by_name(tmp_path: Path) -> None:
         ('hand_size = "13"\n', "hand_size", "13", "a whole number"),
         ("hand_size = 12.5\n", "hand_size", 12.5, "a whole number"),
         ("hand_size = true\n", "hand_size", True, "a whole number"),
-        ('first_upcard = "yes"\n', "first_upcard", "yes", "one of 'none', 'one', 'until_natural'"),
-        ("first_upcard = 1\n", "first_upcard", 1, "one of 'none', 'one', 'until_natural'"),
+        ('first_upcard = "yes"\n', "first_upcard", "yes", "one of none, one, until_natural"),
+        ("first_upcard = 1\n", "first_upcard", 1, "one of none, one, until_natural"),
         ("players_allowed = 4\n", "players_allowed", 4, "a list of whole numbers"),
         ('opening_minimums = [50, "90"]\n', "opening_minimums", [50, "90"], "a list of whole numbers"),
         ("title = 7\n", "title", 7, "text"),
@@ -261,10 +270,10 @@ def test_out_of_range_value_is_refused(
 @pytest.mark.parametrize(
     ("option", "value", "allowed"),
     [
-        ("wild_limit", "fewest", "one of 'at_most_naturals', 'fewer_than_naturals'"),
-        ("red_threes", "discard", "one of 'lay_down', 'hold'"),
-        ("permission", "ask", "one of 'none', 'required', 'optional'"),
-        ("pickup_before_down", 1, "one of 'never', 'with_opening', 'opening_in_hand'"),
+        ("wild_limit", "fewest", "one of at_most_naturals, fewer_than_naturals"),
+        ("red_threes", "discard", "one of lay_down, hold"),
+        ("permission", "ask", "one of none, required, optional"),
+        ("pickup_before_down", 1, "one of never, with_opening, opening_in_hand"),
     ],
 )
 def test_unknown_enum_value_lists_the_choices(option: str, value: object, allowed: str) -> None:
@@ -282,29 +291,31 @@ def test_no_such_preset_or_file() -> None:
     """A name that is neither a preset nor a file says both were tried."""
     err = refused("kitchen")
     assert_names(err, "rules", "kitchen", "a preset (kitchen-table, head-and-foot, family, marmot, in-laws)")
-    assert "no such preset or file" in str(err)
+    assert "there is no preset or file called kitchen" in str(err)
 
 
 def test_bad_toml_is_refused(tmp_path: Path) -> None:
     """A file that does not parse as TOML says so and where."""
     path = write(tmp_path, "hand_size = = 13\n")
     err = refused(path)
-    assert_names(err, "rules", str(path), "a TOML file")
-    assert "does not parse" in str(err)
+    assert_names(err, "rules", str(path), "a TOML rule file")
+    assert "is not TOML" in str(err)
     assert "line 1" in str(err)
 
 
 def test_directory_is_refused_not_crashed_on(tmp_path: Path) -> None:
     """A path that is not a readable file gives a RuleError, not an OSError."""
     err = refused(tmp_path)
-    assert_names(err, "rules", str(tmp_path), "a readable UTF-8 TOML file")
+    assert_names(err, "rules", str(tmp_path), "a TOML rule file")
+    assert "is a folder" in str(err)
 
 
 def test_non_utf8_file_is_refused(tmp_path: Path) -> None:
     """A file that is not UTF-8 text gives a RuleError."""
     path = tmp_path / "latin1.toml"
     path.write_bytes('title = "Grand-mère"\n'.encode("latin-1"))
-    assert_names(refused(path), "rules", str(path), "a readable UTF-8 TOML file")
+    assert_names(refused(path), "rules", str(path), "a TOML rule file")
+    assert "it is not UTF-8 text" in str(refused(path))
 
 
 def test_go_out_wild_needs_wild_melds() -> None:
@@ -387,3 +398,26 @@ def test_first_upcard_booleans_of_older_files_still_load() -> None:
     assert load_rules({"first_upcard": True}).first_upcard == "until_natural"
     assert load_rules({"first_upcard": False}).first_upcard == "none"
     assert load_rules({"first_upcard": "one"}).first_upcard == "one"
+
+
+def test_per_hand_lists_give_one_value_per_hand() -> None:
+    """Book counts to go out and the going-out bonus may be lists, one value per hand (like
+    opening_minimums); the last value holds for later hands, and the list round-trips."""
+    rules = load_rules({"going_out_bonus": [100, 200, 300], "go_out_books": [1, 2]})
+    assert [rules.for_hand(i).going_out_bonus for i in range(5)] == [100, 200, 300, 300, 300]
+    assert [rules.for_hand(i).go_out_books for i in range(3)] == [1, 2, 2]
+    assert rules.going_out_bonus == 100 and rules.per_hand("going_out_bonus") == (100, 200, 300)
+    mapping = rules_to_mapping(rules)
+    assert mapping["going_out_bonus"] == [100, 200, 300] and mapping["go_out_clean"] == 0
+    assert load_rules(mapping) == rules
+    assert load_rules({"going_out_bonus": [150, 150]}).hand_values == ()  # one value: no list kept
+    # a number replaces a list the base had
+    assert apply_overrides(rules, {"going_out_bonus": 50}).for_hand(2).going_out_bonus == 50
+
+
+def test_per_hand_lists_are_checked_hand_by_hand() -> None:
+    """Each hand's value is checked as the option itself is; a list of no numbers is refused."""
+    assert_names(refused({"go_out_clean": [1, 11]}), "go_out_clean", 11, "from 0 to 10")
+    assert_names(refused({"going_out_bonus": []}), "going_out_bonus", [], "a list of 1 to 100 whole numbers")
+    assert_names(refused({"going_out_bonus": [100, "x"]}), "going_out_bonus", [100, "x"], "one per hand")
+    assert_names(refused({"hand_size": [11, 13]}), "hand_size", [11, 13], "a whole number")

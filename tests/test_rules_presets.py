@@ -162,8 +162,8 @@ ROWS: list[tuple[str, str, Any, str]] = [
     (
         "marmot",
         "must_play_all",
-        False,
-        "003: 'turn lasts until he can no longer' read as description (choice)",
+        True,
+        "003: 'The player's turns lasts until he can no longer continue to put down cards'",
     ),
     ("marmot", "red_threes", "hold", "003: '3s ... can be discarded'"),
     ("in-laws", "pickup_naturals", 2, "004: 'with two like cards in his/her hand'"),

@@ -91,7 +91,13 @@ def _state_values(game: Game) -> dict[str, Any]:
         "score_lines": lambda: (
             None
             if last is None
-            else [{line.label: line.points for line in score_lines(game.rules, t)} for t in last.tallies]
+            else [
+                {
+                    line.label: line.points
+                    for line in score_lines(game.rules.for_hand(len(game.results) - 1), t)
+                }
+                for t in last.tallies
+            ]
         ),
         "hand_end": lambda: None if last is None else {"reason": last.reason, "went_out": last.went_out},
         "totals": lambda: list(game.totals),

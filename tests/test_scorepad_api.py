@@ -78,13 +78,13 @@ def test_options_and_players_change_the_sides(base: str) -> None:
 @pytest.mark.parametrize(
     ("body", "words"),
     [
-        ({"preset": "nope"}, "preset 'nope' does not exist"),
+        ({"preset": "nope"}, 'preset "nope" does not exist'),
         ({"preset": "kitchen-table", "players": 7}, "players is 7"),
         ({"preset": "kitchen-table", "options": {"hand_size": 0}}, "hand_size"),
-        ({"preset": "kitchen-table", "hands": [[{}]]}, "hand 1 has 1 sides"),
+        ({"preset": "kitchen-table", "hands": [[{}]]}, "hands[0] lists 1 side;"),
         ({"preset": "kitchen-table", "hands": [[{"went_out": True}, {"went_out": True}]]}, "only one side"),
         ({"preset": "kitchen-table", "hands": [[{"clean_books": -1}, {}]]}, "clean_books"),
-        ({"preset": "kitchen-table", "hands": [[{"books": 1}, {}]]}, "unknown key 'books'"),
+        ({"preset": "kitchen-table", "hands": [[{"books": 1}, {}]]}, 'hands[0][0]: unknown key "books"'),
     ],
 )
 def test_a_bad_sheet_is_refused_with_the_reason(base: str, body: dict[str, Any], words: str) -> None:
@@ -106,3 +106,18 @@ def test_option_catalogue_names_the_choices(base: str) -> None:
     assert options["game_end"]["choices"] == ["target", "hands"]
     assert options["permission"]["choices"] == ["none", "required", "optional"]
     assert options["hand_size"]["choices"] is None
+
+
+def test_the_pad_asks_only_for_what_the_rules_score(base: str) -> None:
+    """Exact deals and short openings are items of the in-laws sheet only (its paper bonus and penalty);
+    wild books only exist where melds of wilds are allowed (no preset's sheet allows them)."""
+
+    def fields(preset: str, options: dict[str, object] | None = None) -> list[str]:
+        body = {"preset": preset, "options": options or {}, "hands": []}
+        return [f["name"] for f in httpx.post(f"{base}/api/score", json=body).json()["fields"]]
+
+    common = ["clean_books", "dirty_books", "melded_points", "red_threes", "held_points", "went_out"]
+    assert fields("kitchen-table") == common
+    assert fields("in-laws") == [*common[:5], "exact_deals", "short_melds", "went_out"]
+    assert "wild_books" in fields("kitchen-table", {"wild_melds": True})
+    assert "open_wild_melds" not in fields("kitchen-table", {"wild_melds": True, "wild_meld_penalty": 0})

@@ -26,7 +26,9 @@ POSITION_IDS = [f"{n}-seed{s}-{m}moves" for n, s, m in POSITIONS]
 
 def fields_of(info: SeatInfo) -> dict[str, object]:
     """Every field of ``info``, the table as frozen melds (to compare SeatInfos of different states)."""
-    out = {name: getattr(info, name) for name in SeatInfo.__slots__}
+    names = [n for n in dir(info) if not n.startswith("_") and not callable(getattr(info, n))]
+    assert {"kinds", "held", "table", "hand", "melds", "caps"} <= set(names)
+    out = {name: getattr(info, name) for name in names}
     out["table"] = info.melds
     return out
 

@@ -171,7 +171,9 @@ def test_a_move_on_one_instance_reaches_the_clients_of_another(
         running_server(settings("a")) as base_a,
         running_server(settings("b")) as base_b,
     ):
-        created = httpx.post(f"{base_a}/api/tables", json={"preset": "kitchen-table", "players": 2}).json()
+        created = httpx.post(
+            f"{base_a}/api/tables", json={"preset": "kitchen-table", "players": 2, "public": True}
+        ).json()
         table_id = created["table"]["id"]
         tokens = [invite["token"] for invite in created["invites"]]
         on_a = [SeatClient(base_a, table_id, tokens[seat]) for seat in (0, 1)]

@@ -9,6 +9,8 @@ import signal
 import socket
 import subprocess
 import sys
+from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import replace
 from pathlib import Path
 
@@ -20,9 +22,9 @@ from handfoot.cli import app
 from handfoot.server import run
 from handfoot.server.config import Settings, SettingsError, load_settings, public_origin
 from handfoot.server.run import address_to_open, startup_line
-from handfoot.server.testing import running_server
+from handfoot.server.testing import free_port, running_server
 
-TWO_SEATS = {"preset": "kitchen-table", "players": 2}
+TWO_SEATS = {"preset": "kitchen-table", "players": 2, "public": True}  # a watch link without a key
 
 
 @pytest.mark.parametrize(
@@ -146,9 +148,12 @@ def test_an_address_that_is_not_this_computers_is_one_clear_line(tmp_path: Path)
     assert len(result.stderr.splitlines()) == 1
 
 
-def test_the_startup_line_comes_once_the_server_listens(tmp_path: Path) -> None:
+@contextmanager
+def serving(tmp_path: Path, *args: str) -> Iterator[str]:
+    """``handfoot serve --port 0 --data TMP ARGS`` in a process of its own until the block ends; yields
+    its startup line, read as soon as it is printed. Stopping it (Ctrl+C) must be clean."""
     command = [sys.executable, "-c", "from handfoot.cli import main; main()", "serve", "--port", "0"]
-    command += ["--data", str(tmp_path), "--public-url", "https://cards.example.org"]
+    command += ["--data", str(tmp_path), *args]
     log = tmp_path / "server.log"
     with log.open("w") as stderr:
         server = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=stderr, text=True)
@@ -156,7 +161,16 @@ def test_the_startup_line_comes_once_the_server_listens(tmp_path: Path) -> None:
         assert server.stdout is not None
         ready, _, _ = select.select([server.stdout], [], [], 60)  # a guard against hanging, not a timing
         assert ready, "the server printed nothing"
-        line = server.stdout.readline()
+        yield server.stdout.readline()
+    finally:
+        server.send_signal(signal.SIGINT)  # Ctrl+C
+        server.wait(30)
+    assert "Application shutdown complete" in log.read_text()  # a clean stop, no traceback
+    assert "Traceback" not in log.read_text()
+
+
+def test_the_startup_line_comes_once_the_server_listens(tmp_path: Path) -> None:
+    with serving(tmp_path, "--public-url", "https://cards.example.org") as line:
         found = re.fullmatch(
             r"handfoot is ready: open https://cards\.example\.org/  "
             r"\[listening on 127\.0\.0\.1:(\d+); data: (.+)\]\n",
@@ -167,11 +181,18 @@ def test_the_startup_line_comes_once_the_server_listens(tmp_path: Path) -> None:
         # Printed after the socket accepts connections: asking right away is answered.
         health = httpx.get(f"http://127.0.0.1:{found[1]}/api/health")
         assert health.json()["ok"] is True
-    finally:
-        server.send_signal(signal.SIGINT)  # Ctrl+C
-        server.wait(30)
-    assert "Application shutdown complete" in log.read_text()  # a clean stop, no traceback
-    assert "Traceback" not in log.read_text()
+
+
+def test_on_the_home_network_the_printed_address_works_and_links_use_it(tmp_path: Path) -> None:
+    with serving(tmp_path, "--host", "0.0.0.0") as line:
+        pattern = r"handfoot is ready: open http://([^/: ]+):(\d+)/  \[listening on 0\.0\.0\.0:(\d+); .+\]\n"
+        found = re.fullmatch(pattern, line)
+        assert found, line
+        assert found[1] == (run.network_address() or "localhost") and found[2] == found[3]
+        printed = f"http://{found[1]}:{found[2]}"
+        invites, watch = links(printed)
+        assert watch.startswith(f"{printed}/watch/")
+        assert all(link.startswith(f"{printed}/play/") for link in invites)
 
 
 def test_where_to_open_the_game(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -200,3 +221,15 @@ def test_the_network_address_is_one_of_this_computers() -> None:
         pytest.skip("this machine is on no network")
     with socket.socket() as sock:
         sock.bind((address, 0))  # only an address of this computer can be bound
+
+
+def test_a_database_that_cannot_be_opened_is_one_clear_line(tmp_path: Path) -> None:
+    nowhere = f"postgresql://cards:secret@127.0.0.1:{free_port()}/handfoot"
+    result = CliRunner().invoke(
+        app, ["serve", "--data", str(tmp_path), "--port", "0", "--database-url", nowhere]
+    )
+    assert result.exit_code == 2
+    assert result.stderr.startswith(
+        f"error: cannot open the database {nowhere.replace('secret', '***')}: connection failed:"
+    )
+    assert len(result.stderr.splitlines()) == 1 and "secret" not in result.stderr

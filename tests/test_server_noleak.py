@@ -99,6 +99,7 @@ def test_whole_hands_leak_nothing(base: str) -> None:
         "options": {"game_end": "hands", "hands_per_game": 2},
         "players": 4,
         "seats": [{"kind": "invite"}, {"kind": "bot"}, {"kind": "invite"}, {"kind": "bot", "bot": "easy"}],
+        "public": True,
     }
     created = httpx.post(f"{base}/api/tables", json=body).json()
     table_id = created["table"]["id"]

@@ -63,7 +63,9 @@ def test_two_writers_racing_for_one_move_index_store_it_once(database_url: str) 
 
 
 def created_table(base: str) -> tuple[str, list[str]]:
-    response = httpx.post(f"{base}/api/tables", json={"preset": "kitchen-table", "players": 2})
+    response = httpx.post(
+        f"{base}/api/tables", json={"preset": "kitchen-table", "players": 2, "public": True}
+    )
     assert response.status_code == 201, response.text
     created: dict[str, Any] = response.json()
     return created["table"]["id"], [invite["token"] for invite in created["invites"]]

@@ -27,6 +27,7 @@ def base(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
 def new_table(base: str, **body: Any) -> dict[str, Any]:
     body.setdefault("preset", "kitchen-table")
     body.setdefault("players", 2)
+    body.setdefault("public", True)  # watched without a key here; privacy has its own tests
     response = httpx.post(f"{base}/api/tables", json=body)
     assert response.status_code == 201, response.text
     created: dict[str, Any] = response.json()

@@ -33,6 +33,7 @@ def finished_bot_game(base: str, hands: int) -> str:
         "options": {"game_end": "hands", "hands_per_game": hands},
         "players": 2,
         "seats": [{"kind": "bot", "bot": "medium"}, {"kind": "bot", "bot": "medium"}],
+        "public": True,
     }
     response = httpx.post(f"{base}/api/tables", json=body)
     assert response.status_code == 201, response.text
@@ -124,7 +125,9 @@ def test_a_hand_end_step_shows_the_hand_as_it_ended(base: str, game: dict[str, A
 
 
 def test_refusals(base: str, game: dict[str, Any]) -> None:
-    created = httpx.post(f"{base}/api/tables", json={"preset": "kitchen-table", "players": 2}).json()
+    created = httpx.post(
+        f"{base}/api/tables", json={"preset": "kitchen-table", "players": 2, "public": True}
+    ).json()
     table_id = created["table"]["id"]
     for path in (f"/api/tables/{table_id}/replay", f"/api/tables/{table_id}/replay/0"):
         response = httpx.get(base + path)

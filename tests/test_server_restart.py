@@ -30,7 +30,9 @@ def play_turns(client: SeatClient, state: dict[str, Any], seat: int, moves: int)
 def test_tables_and_moves_survive_a_restart(tmp_path: Path, database_url: str) -> None:
     settings = Settings(data_dir=tmp_path, database_url=database_url, port=0, bot_delay=0.0, snapshot_every=3)
     with running_server(settings) as base:
-        created = httpx.post(f"{base}/api/tables", json={"preset": "kitchen-table", "players": 2}).json()
+        created = httpx.post(
+            f"{base}/api/tables", json={"preset": "kitchen-table", "players": 2, "public": True}
+        ).json()
         table_id = created["table"]["id"]
         tokens = [invite["token"] for invite in created["invites"]]
         clients = [SeatClient(base, table_id, tokens[seat], f"P{seat}") for seat in (0, 1)]
@@ -63,7 +65,12 @@ def test_a_bot_whose_turn_it_was_resumes_after_a_restart(tmp_path: Path, databas
     with running_server(slow) as base:
         created = httpx.post(
             f"{base}/api/tables",
-            json={"preset": "kitchen-table", "players": 2, "seats": [{"kind": "invite"}, {"kind": "bot"}]},
+            json={
+                "preset": "kitchen-table",
+                "players": 2,
+                "seats": [{"kind": "invite"}, {"kind": "bot"}],
+                "public": True,
+            },
         ).json()
         table_id = created["table"]["id"]
         token = created["invites"][0]["token"]

@@ -93,7 +93,7 @@ def test_bad_hello_closes_with_a_reason(base: str) -> None:
     ("body", "status", "says"),
     [
         ({"preset": "grandma"}, 422, "preset 'grandma' does not exist; allowed: kitchen-table"),
-        ({"preset": "kitchen-table", "options": {"hand_size": 0}}, 422, "rule option 'hand_size'"),
+        ({"preset": "kitchen-table", "options": {"hand_size": 0}}, 422, "rule option hand_size: 0 is"),
         ({"preset": "kitchen-table", "options": {"no_such_option": 1}}, 422, "unknown option"),
         ({"preset": "kitchen-table", "options": {"extends": "family"}}, 422, "cannot hold 'extends'"),
         ({"preset": "in-laws", "players": 3}, 422, "players is 3; in-laws allows 4"),
@@ -145,7 +145,7 @@ def test_join_validates_token_and_name(base: str) -> None:
 def test_unknown_things_are_404_and_unfinished_records_409(base: str) -> None:
     assert httpx.get(f"{base}/api/tables/nope").json()["error"]["code"] == "no_table"
     assert httpx.get(f"{base}/api/presets/nope").status_code == 404
-    created = create(base, {"preset": "kitchen-table", "players": 2}).json()
+    created = create(base, {"preset": "kitchen-table", "players": 2, "public": True}).json()
     record = httpx.get(f"{base}/api/tables/{created['table']['id']}/record")
     assert record.status_code == 409 and "once the game is over" in record.json()["error"]["message"]
 
@@ -154,9 +154,22 @@ def test_rules_catalogue_for_the_table_form(base: str) -> None:
     presets = httpx.get(f"{base}/api/presets").json()
     assert [p["name"] for p in presets] == list(PRESET_NAMES)
     detail = httpx.get(f"{base}/api/presets/marmot").json()
-    assert [o["name"] for o in detail["options"]] == list(OPTION_NAMES)
+    # Every rule option, grouped in plain words; the preset's name, title and summary are not options.
+    identity = {"name", "title", "summary"}
+    assert {o["name"] for o in detail["options"]} == set(OPTION_NAMES) - identity
     assert all(o["help"] and "value" in o for o in detail["options"])
-    assert {o["name"] for o in httpx.get(f"{base}/api/options").json()} == set(OPTION_NAMES)
+    groups = [o["group_title"] for o in detail["options"]]
+    assert list(dict.fromkeys(groups)) == [
+        "Dealing",
+        "How long a game lasts",
+        "Melding",
+        "Drawing and taking the pile",
+        "Going out",
+        "Scoring",
+    ]
+    by_name = {o["name"]: o["group"] for o in detail["options"]}
+    assert by_name["opening_minimums"] == "melding" and by_name["pickup_naturals"] == "pile"
+    assert {o["name"] for o in httpx.get(f"{base}/api/options").json()} == set(OPTION_NAMES) - identity
     assert httpx.get(f"{base}/api/bots").json()["bots"]
 
 
@@ -170,3 +183,13 @@ def test_settings_from_the_environment(tmp_path: Path) -> None:
         load_settings({"HANDFOOT_PORT": "eighty"})
     with pytest.raises(SettingsError, match="HANDFOOT_BOT_DELAY"):
         load_settings({"HANDFOOT_BOT_DELAY": "-1"})
+
+
+def test_a_browser_asking_for_a_page_that_does_not_exist_gets_a_page(base: str) -> None:
+    """A mistyped or cut address opened in a browser gets the client's page (which says so), with
+    status 404; the API keeps answering JSON."""
+    page = httpx.get(f"{base}/play/abc/extra", headers={"Accept": "text/html,application/xhtml+xml"})
+    assert page.status_code == 404 and page.headers["content-type"].startswith("text/html")
+    assert '<div id="app">' in page.text
+    api = httpx.get(f"{base}/api/nothing", headers={"Accept": "text/html"})
+    assert api.status_code == 404 and api.json()["error"]["code"] == "http"

@@ -108,7 +108,7 @@ def test_simulate_command_prints_json_and_tables(tmp_path: Path) -> None:
     table = runner.invoke(cli(), [*args, "--workers", "1", "--max-moves", "40"])
     assert table.exit_code == 0 and "95% CI" in table.stdout and "did not end within 40 moves" in table.stdout
     bad = runner.invoke(cli(), ["simulate", "--rules", "in-laws", "--players", "3"])
-    assert bad.exit_code == 2 and "players" in bad.output
+    assert bad.exit_code == 1 and "in-laws is played by 4 players, not 3" in bad.output  # the rules say no
     bad = runner.invoke(cli(), ["simulate", "--seats", "heuristic,wizard"])
     assert bad.exit_code == 2 and "unknown bot" in bad.output
 

@@ -145,6 +145,7 @@ def test_view_types_have_only_reviewed_fields() -> None:
         "rules", "players", "seat", "hand_index", "dealer", "turn_seat", "to_move", "phase", "permission",
         "hand", "foot", "seats", "melds", "red_threes", "down", "minimums", "books", "pile_top", "pile_size",
         "pile", "stock_size", "last_round_left", "out_seat", "end_reason", "move_count",
+        "turn_wilds",  # (meld index, wilds laid on it this turn): public, every seat saw them laid
     }  # fmt: skip
     assert {f.name for f in fields(SeatView)} == {"hand_count", "in_foot", "foot_count", "known"}
     assert {f.name for f in fields(MeldView)} == {"owner", "rank", "cards", "wilds"}

@@ -12,6 +12,8 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 
+from handfoot.wording import show
+
 RANKS = "AKQJT98765432"
 SUITS = "SHDC"
 JOKER_ID = 52
@@ -42,7 +44,7 @@ MELD_RANKS: tuple[int, ...] = (*NATURAL_KINDS, BLACK_THREE)
 # A meld made only of wilds (where a table allows them) is filed under this pseudo-rank.
 WILD_RANK: int = JOKER
 
-KIND_NAMES = ("JK", "2", "A", "K", "Q", "J", "T", "9", "8", "7", "6", "5", "4", "3B", "3R")
+KIND_NAMES: tuple[str, ...] = ("JK", "2", "A", "K", "Q", "J", "T", "9", "8", "7", "6", "5", "4", "3B", "3R")
 KIND_WORDS = (
     "joker",
     "2",
@@ -116,7 +118,7 @@ def parse_card(code: str) -> int:
     card = _ID_OF_CODE.get(code.strip().upper())
     if card is None:
         raise CardError(
-            f"{code!r} is not a card: write rank then suit, rank one of {' '.join(RANKS)} "
+            f"{show(code)} is not a card: write rank then suit, rank one of {' '.join(RANKS)} "
             f"and suit one of {' '.join(SUITS)} (for example KS, TD, 3H), or JK for a joker"
         )
     return card
@@ -129,7 +131,7 @@ def parse_kind(code: str) -> int:
         return _RANK_TO_KIND[text]
     if text in ("JK", "3B", "3R"):
         return KIND_NAMES.index(text)
-    raise CardError(f"{code!r} is not a card kind: use a rank ({' '.join(RANKS)}), JK, 3B or 3R")
+    raise CardError(f"{show(code)} is not a card kind: use a rank ({' '.join(RANKS)}), JK, 3B or 3R")
 
 
 def parse_rank(letter: str) -> int:
@@ -141,7 +143,7 @@ def parse_rank(letter: str) -> int:
         return BLACK_THREE
     kind = _RANK_TO_KIND.get(text)
     if kind is None or kind == DEUCE:
-        raise CardError(f"{letter!r} is not a meld rank: use one of A K Q J T 9 8 7 6 5 4, 3 or W")
+        raise CardError(f"{show(letter)} is not a meld rank: use one of A K Q J T 9 8 7 6 5 4, 3 or W")
     return kind
 
 

@@ -24,13 +24,17 @@ from pathlib import Path
 from typing import Any
 
 from handfoot import cards as C
+from handfoot.decode import DecodeError, decode_json, read_text
 from handfoot.engine.deal import DealError, DealSpec, deal, hand_rng
 from handfoot.engine.errors import IllegalMove
 from handfoot.engine.game import Game
 from handfoot.engine.moves import MoveSyntaxError, parse_move
-from handfoot.engine.state import Seating
+from handfoot.engine.openings import pile_pickup
+from handfoot.engine.pile import frozen_refusal
+from handfoot.engine.state import HandState, Seating
 from handfoot.rules import PRESET_NAMES, RuleError, RuleSet, load_rules, preset, rules_to_mapping
 from handfoot.rules.options import GameEnd
+from handfoot.wording import plural, show
 
 RECORD_KEYS = ("rules", "players", "seed", "dealer", "deals", "moves")
 DEAL_KEYS = ("hands", "feet", "stock", "discard")
@@ -100,13 +104,15 @@ def deal_to_json(spec: DealSpec) -> dict[str, Any]:
 # --- reading --------------------------------------------------------------------------------------
 def _whole_number(value: Any, key: str) -> int:
     if isinstance(value, bool) or not isinstance(value, int):
-        raise RecordError(f"{key} is {value!r}; allowed: a whole number")
+        raise RecordError(f"{key} is {show(value)}; allowed: a whole number")
     return value
 
 
 def _card_list(value: Any, where: str) -> tuple[int, ...]:
     if not isinstance(value, list) or not all(isinstance(v, str) for v in value):
-        raise RecordError(f'{where} is {value!r}; allowed: a list of card codes such as ["KS", "TD", "JK"]')
+        raise RecordError(
+            f'{where} is {show(value)}; allowed: a list of card codes such as ["KS", "TD", "JK"]'
+        )
     try:
         return tuple(C.parse_card(v) for v in value)
     except C.CardError as exc:
@@ -115,7 +121,7 @@ def _card_list(value: Any, where: str) -> tuple[int, ...]:
 
 def _per_seat(value: Any, where: str, what: str, players: int) -> tuple[tuple[int, ...], ...]:
     if not isinstance(value, list):
-        raise RecordError(f"{where} is {value!r}; allowed: a list of {players} {what}s, one per seat")
+        raise RecordError(f"{where} is {show(value)}; allowed: a list of {players} {what}s, one per seat")
     if len(value) != players:
         raise RecordError(
             f"{where} lists {len(value)} {what}{'s' if len(value) != 1 else ''}; "
@@ -127,12 +133,12 @@ def _per_seat(value: Any, where: str, what: str, players: int) -> tuple[tuple[in
 def _deal_spec(value: Any, where: str, players: int) -> DealSpec:
     if not isinstance(value, Mapping):
         raise RecordError(
-            f"{where} is {value!r}; allowed: an object with hands (feet, stock, discard optional)"
+            f"{where} is {show(value)}; allowed: an object with hands (feet, stock, discard optional)"
         )
     unknown = sorted(str(key) for key in value if key not in DEAL_KEYS)
     if unknown:
         raise RecordError(
-            f"{where}: unknown key {', '.join(map(repr, unknown))}; allowed: {', '.join(DEAL_KEYS)}"
+            f"{where}: unknown key {', '.join(map(show, unknown))}; allowed: {', '.join(DEAL_KEYS)}"
         )
     if "hands" not in value:
         raise RecordError(
@@ -155,10 +161,10 @@ def _rules_of(source: Any) -> tuple[RuleSet, str | dict[str, Any]]:
     )
     if isinstance(source, str):
         if source not in PRESET_NAMES:
-            raise RecordError(f"rules: {source!r} is not a preset; allowed: {allowed}")
+            raise RecordError(f"rules: {show(source)} is not a preset; allowed: {allowed}")
         return preset(source), source
     if not isinstance(source, Mapping):
-        raise RecordError(f"rules is {source!r}; allowed: {allowed}")
+        raise RecordError(f"rules is {show(source)}; allowed: {allowed}")
     table = dict(source)
     try:
         return load_rules(table), table
@@ -192,7 +198,7 @@ def parse_record(data: Any) -> Record:
         raise RecordError(f"a record is a JSON object with the keys {', '.join(RECORD_KEYS)}")
     unknown = sorted(str(key) for key in data if key not in RECORD_KEYS)
     if unknown:
-        raise RecordError(f"unknown key {', '.join(map(repr, unknown))}; allowed: {', '.join(RECORD_KEYS)}")
+        raise RecordError(f"unknown key {', '.join(map(show, unknown))}; allowed: {', '.join(RECORD_KEYS)}")
     rules, source = _rules_of(data.get("rules", DEFAULT_RULES))
     players = _whole_number(data.get("players", rules.default_players), "players")
     if players not in rules.players_allowed:
@@ -206,11 +212,12 @@ def parse_record(data: Any) -> Record:
     deals_value = data.get("deals", [])
     if not isinstance(deals_value, list):
         raise RecordError(
-            f"deals is {deals_value!r}; allowed: a list with one entry (or null) per hand, in order"
+            f"deals is {show(deals_value)}; allowed: a list with one entry (or null) per hand, in order"
         )
     if rules.game_end is GameEnd.HANDS and len(deals_value) > rules.hands_per_game:
         raise RecordError(
-            f"deals lists {len(deals_value)} hands; {rules.name} plays {rules.hands_per_game} hands a game"
+            f"deals lists {len(deals_value)} hands; "
+            f"{rules.name} plays {plural(rules.hands_per_game, 'hand')} a game"
         )
     deals = tuple(
         None if value is None else _deal_spec(value, f"deals[{index}]", players)
@@ -221,48 +228,41 @@ def parse_record(data: Any) -> Record:
             check_deal(rules, players, seed, dealer, index, spec)
     moves = data.get("moves", [])
     if not isinstance(moves, list):
-        raise RecordError(f'moves is {moves!r}; allowed: a list of move texts such as "draw" or "discard 5H"')
+        raise RecordError(
+            f'moves is {show(moves)}; allowed: a list of move texts such as "draw" or "discard 5H"'
+        )
     for index, move in enumerate(moves):
         if not isinstance(move, str):
             raise RecordError(
-                f'moves[{index}] is {move!r}; allowed: a move text such as "draw" or "discard 5H"'
+                f'moves[{index}] is {show(move)}; allowed: a move text such as "draw" or "discard 5H"'
             )
     return Record(rules, source, players, seed, dealer, deals, tuple(moves))
-
-
-def _no_duplicate_keys(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
-    out: dict[str, Any] = {}
-    for key, value in pairs:
-        if key in out:
-            raise RecordError(f"the key {key!r} appears twice in one object")
-        out[key] = value
-    return out
 
 
 def loads_record(text: str, name: str = "the record") -> Record:
     """A validated ``Record`` from JSON text; ``name`` (a file name) is used in the messages.
 
-    Raises ``RecordError`` for text that is not JSON (or repeats a key in one object) and for everything
-    ``parse_record`` refuses.
+    Raises ``RecordError`` for text that is not usable JSON (``handfoot.decode``: a syntax error, a key
+    repeated in one object, nesting too deep, a number too long) and for everything ``parse_record``
+    refuses.
     """
     try:
-        data = json.loads(text, object_pairs_hook=_no_duplicate_keys)
-    except json.JSONDecodeError as exc:
-        raise RecordError(f"{name} is not JSON: {exc}") from None
+        data = decode_json(text, name)
+    except DecodeError as exc:
+        raise RecordError(str(exc)) from None
     return parse_record(data)
 
 
 def load_record(path: str | Path) -> Record:
-    """A validated ``Record`` read from a UTF-8 JSON file; raises ``RecordError`` if it cannot be read."""
+    """A validated ``Record`` read from a UTF-8 JSON file (``-``: standard input); raises ``RecordError``
+    if it cannot be read or used."""
     try:
-        text = Path(path).read_text("utf-8")
-    except (OSError, UnicodeDecodeError) as exc:
-        reason = exc.strerror if isinstance(exc, OSError) and exc.strerror else str(exc)
-        raise RecordError(f"cannot read {path}: {reason}") from None
-    return loads_record(text, str(path))
+        text, name = read_text(path)
+    except DecodeError as exc:
+        raise RecordError(str(exc)) from None
+    return loads_record(text, name)
 
 
-# --- replaying ------------------------------------------------------------------------------------
 @dataclass(frozen=True)
 class ReplayError:
     """The first move of a record that could not be played: its 0-based index in ``moves``, its text,
@@ -274,8 +274,15 @@ class ReplayError:
     message: str
 
     def to_json(self) -> dict[str, Any]:
-        """The error as the JSON object ``handfoot replay --json`` prints."""
-        return {"index": self.index, "move": self.move, "rule": self.rule, "message": self.message}
+        """The error as the JSON object ``handfoot replay --json`` prints (``code`` is ``refused``: the
+        record was read, the game refuses the move; see ``handfoot.commands``)."""
+        return {
+            "code": "refused",
+            "index": self.index,
+            "move": self.move,
+            "rule": self.rule,
+            "message": self.message,
+        }
 
 
 def replay(record: Record, stop: int | None = None) -> tuple[Game, ReplayError | None]:
@@ -305,6 +312,82 @@ def _hand_cards(counts: Sequence[int]) -> list[int]:
     return [card for card, count in enumerate(counts) for _ in range(count)]
 
 
+def _foot_state(state: HandState, seat: int) -> str:
+    """``in_play`` once picked up; ``next_turn`` when the Hand was emptied by a discard (the Foot is
+    picked up at the start of the seat's next turn); ``unplayed`` otherwise."""
+    if state.in_foot[seat]:
+        return "in_play"
+    if state.feet[seat] and state.hand_size(seat) == 0:
+        return "next_turn"
+    return "unplayed"
+
+
+def table_of(state: HandState) -> dict[str, Any]:
+    """The table of the hand in play (or the last one, once the game is over), as ``report``'s
+    ``table``: ``hand`` (0-based), ``dealer``, ``turn`` (whose turn it is: the asker while a partner
+    answers), ``phase``, ``owners`` (who builds melds: per side, or per player where each keeps their own,
+    with ``seats``, ``side``, ``down``, the opening ``minimum`` and ``books``), ``melds`` (in the order they
+    were started: ``owner``, ``rank``, ``cards`` as laid, ``naturals``, ``wilds``, ``clean``, ``closed``),
+    ``red_threes`` (laid down, per side), ``pile`` (``top``, ``size``, ``frozen`` and ``why``) and ``feet``
+    (each seat's Foot: ``unplayed``, ``next_turn`` or ``in_play``)."""
+    rules = state.rules
+    seating = state.seating
+    owners = []
+    for owner in range(seating.num_owners):
+        clean, dirty, wild = state.books[owner]
+        owners.append(
+            {
+                "seats": [seat for seat in range(state.players) if seating.owner_of[seat] == owner],
+                "side": seating.side_of_owner(owner, rules),
+                "down": state.down[owner],
+                "minimum": state.minimums[owner],
+                "books": {"clean": clean, "dirty": dirty, "wild": wild},
+            }
+        )
+    melds = [
+        {
+            "owner": meld.owner,
+            "rank": C.RANK_LETTER[meld.rank],
+            "cards": C.codes(meld.cards),
+            "naturals": meld.naturals,
+            "wilds": meld.wilds,
+            "clean": meld.wilds == 0,
+            "closed": len(meld.cards) >= rules.book_size,
+        }
+        for meld in state.melds
+    ]
+    frozen = frozen_refusal(state) if state.pile else None
+    return {
+        "hand": state.hand_index,
+        "dealer": state.dealer,
+        "turn": state.turn_seat,
+        "phase": state.phase.name.lower(),
+        "owners": owners,
+        "melds": melds,
+        "red_threes": [C.codes(cards) for cards in state.red_threes],
+        "pile": {
+            "top": C.CODE_OF[state.pile[-1]] if state.pile else None,
+            "size": len(state.pile),
+            "frozen": frozen is not None,
+            "why": None if frozen is None else frozen.message,
+        },
+        "feet": [_foot_state(state, seat) for seat in range(state.players)],
+    }
+
+
+def take_pile_of(game: Game) -> dict[str, Any]:
+    """Whether the player to move can take the discard pile now, as ``report``'s ``take_pile``:
+    ``can``, one legal ``move`` that takes it (the atomic pickup with the fewest naturals, else a pickup
+    that opens with several melds; None when it cannot) and ``opening`` (true when only such an opening
+    takes it)."""
+    pickup = None if game.finished else pile_pickup(game.state)
+    return {
+        "can": pickup is not None,
+        "move": None if pickup is None else str(pickup),
+        "opening": pickup is not None and len(pickup.groups) > 1,
+    }
+
+
 def report(game: Game, error: ReplayError | None = None) -> dict[str, Any]:
     """The position of ``game`` as the JSON object ``handfoot replay --json`` prints.
 
@@ -312,7 +395,9 @@ def report(game: Game, error: ReplayError | None = None) -> dict[str, Any]:
     ``totals`` per side, ``finished``, ``winner`` (a side, None while playing or on a tie), ``to_move``
     (None once finished), ``legal`` (the text of every legal atomic move), ``seats`` (each seat's
     ``hand`` and unplayed ``foot``, sorted card codes), ``stock`` (cards left) and ``discard`` (the
-    pile's codes, bottom first); plus ``error`` when ``error`` is given.
+    pile's codes, bottom first), ``take_pile`` (``take_pile_of``) and ``table`` (``table_of``: phase,
+    melds, books, sides down and their minimums, red 3s, the pile and the Feet); plus ``error`` when
+    ``error`` is given.
     """
     state = game.state
     out: dict[str, Any] = {
@@ -331,6 +416,8 @@ def report(game: Game, error: ReplayError | None = None) -> dict[str, Any]:
         ],
         "stock": len(state.stock),
         "discard": C.codes(state.pile),
+        "take_pile": take_pile_of(game),
+        "table": table_of(state),
     }
     if error is not None:
         out["error"] = error.to_json()
@@ -396,4 +483,6 @@ __all__ = [
     "report",
     "rules_source_of",
     "sorted_codes",
+    "table_of",
+    "take_pile_of",
 ]

@@ -16,6 +16,9 @@ export interface OptionInfo {
   name: string;
   section: string;
   section_title: string;
+  /** The plain-words group the lobby shows it in ("dealing", "melding", ...), and its title. */
+  group: string;
+  group_title: string;
   help: string;
   choices: string[] | null;
   value: OptionValue;
@@ -45,6 +48,10 @@ export interface SeatSummary {
   name: string | null;
   joined: boolean;
   connected: boolean;
+  /** A person's seat with no connection for the server's away time. */
+  away: boolean;
+  /** The bot the host handed this person's seat to, while they are away. */
+  stand_in: string | null;
   side: number;
 }
 
@@ -63,6 +70,9 @@ export interface TableSummary {
   to_move: number | null;
   finished: boolean;
   winner: number | null;
+  /** "host" once the host ended the game. */
+  ended: string | null;
+  public: boolean;
   broken: string | null;
 }
 
@@ -76,6 +86,8 @@ export interface Created {
   table: TableSummary;
   invites: Invite[];
   watch: string;
+  watch_key: string;
+  host: { key: string; link: string };
   websocket: string;
 }
 
@@ -105,7 +117,7 @@ export interface View {
   dealer: number;
   turn_seat: number;
   to_move: number;
-  phase: "draw" | "play" | "answer" | "over";
+  phase: "draw" | "play" | "answer" | "over" | "pick_foot";
   permission: "none" | "granted" | "refused";
   hand: string[];
   /** The seat's own unplayed Foot, only where the rules let a player see it (pick_foot_seen). */
@@ -132,6 +144,9 @@ export interface GameEvent {
   cards: string[];
   amount: number;
   detail: string;
+  /** melded only: the rank letter of the meld the cards went onto, and whether it was already there. */
+  rank?: string;
+  added?: boolean;
 }
 
 export interface LastMove {
@@ -153,9 +168,12 @@ export interface Welcome {
   table_id: string;
   seat: number | null;
   role: "player" | "spectator";
+  host: boolean;
   rules: Record<string, OptionValue>;
   seating: Seating;
   bots: string[];
+  /** The table's recent moves, oldest first, each as state.last described it. */
+  history: LastMove[];
 }
 
 export interface StateMessage {
@@ -206,11 +224,16 @@ export class ApiError extends Error {
   }
 }
 
-async function request<T>(method: string, path: string, body?: unknown): Promise<T> {
-  const init: RequestInit = { method, headers: { Accept: "application/json" } };
+/** The header a private table's secret (seat token, watch key or host key) is sent in. */
+const KEY_HEADER = "X-Handfoot-Key";
+
+async function request<T>(method: string, path: string, body?: unknown, key?: string | null): Promise<T> {
+  const headers: Record<string, string> = { Accept: "application/json" };
+  if (key) headers[KEY_HEADER] = key;
+  const init: RequestInit = { method, headers };
   if (body !== undefined) {
     init.body = JSON.stringify(body);
-    init.headers = { ...init.headers, "Content-Type": "application/json" };
+    init.headers = { ...headers, "Content-Type": "application/json" };
   }
   const response = await fetch(path, init);
   const data: unknown = await response.json().catch(() => null);
@@ -225,7 +248,8 @@ export const api = {
   presets: () => request<PresetSummary[]>("GET", "/api/presets"),
   preset: (name: string) => request<PresetDetail>("GET", `/api/presets/${encodeURIComponent(name)}`),
   bots: () => request<{ bots: string[] }>("GET", "/api/bots"),
-  table: (id: string) => request<TableSummary>("GET", `/api/tables/${encodeURIComponent(id)}`),
+  table: (id: string, key?: string | null) => request<TableSummary>("GET", `/api/tables/${encodeURIComponent(id)}`, undefined, key),
+  tables: () => request<TableSummary[]>("GET", "/api/tables"),
   create: (body: unknown) => request<Created>("POST", "/api/tables", body),
   join: (id: string, token: string, name: string) =>
     request<{ seat: number; name: string; table: TableSummary }>(
@@ -234,9 +258,21 @@ export const api = {
       { token, name },
     ),
   score: (body: unknown) => request<ScoreSheetResult>("POST", "/api/score", body),
-  replay: (id: string) => request<ReplayListing>("GET", `/api/tables/${encodeURIComponent(id)}/replay`),
-  replayStep: (id: string, step: number) =>
-    request<ReplayStep>("GET", `/api/tables/${encodeURIComponent(id)}/replay/${step}`),
+  replay: (id: string, key?: string | null) => request<ReplayListing>("GET", `/api/tables/${encodeURIComponent(id)}/replay`, undefined, key),
+  replayStep: (id: string, step: number, key?: string | null) =>
+    request<ReplayStep>("GET", `/api/tables/${encodeURIComponent(id)}/replay/${step}`, undefined, key),
+  /** A finished game's record as a file: fetched with the table's key, then saved by the browser. */
+  async downloadRecord(id: string, key?: string | null): Promise<void> {
+    const headers: Record<string, string> = key ? { [KEY_HEADER]: key } : {};
+    const response = await fetch(`/api/tables/${encodeURIComponent(id)}/record`, { headers });
+    if (!response.ok) throw new ApiError(response.status, "http", response.statusText);
+    const url = URL.createObjectURL(await response.blob());
+    const a = document.createElement("a");
+    a.href = url;
+    a.download = `handfoot-${id}.json`;
+    a.click();
+    window.setTimeout(() => URL.revokeObjectURL(url), 1000);
+  },
 };
 
 /** A finished game's steps: step 0 is the first deal, step n the position after move n. */

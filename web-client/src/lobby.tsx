@@ -1,9 +1,9 @@
 // The lobby: create a table (a preset, any option changed, the player count, each seat an invitation
-// or a bot), join by link, watch a table, and rejoin recent tables.
+// or a bot, private or listed), join by link, this browser's own tables, and the tables listed publicly.
 import { useEffect, useMemo, useState } from "preact/hooks";
 import { api, ApiError, type Created, type OptionInfo, type OptionValue, type PresetDetail, type PresetSummary, type TableSummary } from "./api";
 import { Header } from "./components";
-import { forget, recentTables, remember, type RecentTable } from "./store";
+import { accessKey, forget, recentTables, remember, type RecentTable } from "./store";
 
 interface SeatChoice {
   kind: "invite" | "bot";
@@ -97,6 +97,7 @@ function CreateForm({ presets, bots, onCreated }: { presets: PresetSummary[]; bo
   const [refusal, setRefusal] = useState<string | null>(null);
   const [teams, setTeams] = useState<number[][] | null>(null);
   const [busy, setBusy] = useState(false);
+  const [listed, setListed] = useState(false);
   const defaultBot = bots.includes("medium") ? "medium" : (bots[0] ?? "");
 
   useEffect(() => {
@@ -158,8 +159,17 @@ function CreateForm({ presets, bots, onCreated }: { presets: PresetSummary[]; bo
         options: parsed.options,
         players,
         seats: seats.map((s) => (s.kind === "bot" ? { kind: "bot", bot: s.bot } : { kind: "invite" })),
+        public: listed,
       });
-      remember({ id: result.table.id, rules: result.table.rules, when: "", invites: result.invites.map((i) => ({ seat: i.seat, link: i.link })) });
+      remember({
+        id: result.table.id,
+        rules: result.table.rules,
+        when: "",
+        invites: result.invites.map((i) => ({ seat: i.seat, link: i.link })),
+        key: result.watch_key,
+        host: result.host.key,
+        watch: result.watch,
+      });
       onCreated(result);
     } catch (e) {
       setRefusal(e instanceof ApiError ? e.message : String(e));
@@ -172,8 +182,8 @@ function CreateForm({ presets, bots, onCreated }: { presets: PresetSummary[]; bo
     const out: { title: string; options: OptionInfo[] }[] = [];
     for (const option of detail?.options ?? []) {
       const last = out[out.length - 1];
-      if (last && last.title === option.section_title) last.options.push(option);
-      else out.push({ title: option.section_title, options: [option] });
+      if (last && last.title === option.group_title) last.options.push(option);
+      else out.push({ title: option.group_title, options: [option] });
     }
     return out;
   }, [detail]);
@@ -273,6 +283,16 @@ function CreateForm({ presets, bots, onCreated }: { presets: PresetSummary[]; bo
         {teams && teams.length === players ? <p class="muted">Everyone plays for themselves at {players}.</p> : null}
       </fieldset>
 
+      <fieldset class="privacy">
+        <legend>Who can see the table</legend>
+        <label>
+          <input type="checkbox" checked={listed} onChange={(e) => setListed((e.target as HTMLInputElement).checked)} data-testid="public" /> List it in the lobby, so anyone on this server can watch
+        </label>
+        <p class="muted">
+          {listed ? "Listed: anyone who opens this server sees the table and can watch it." : "Private: only the people you send a link to can see it."}
+        </p>
+      </fieldset>
+
       {refusal ? (
         <p class="refusal" role="alert" data-testid="create-refusal">
           {refusal}
@@ -320,8 +340,8 @@ function OptionField({
   }
   return (
     <div class={`option ${changed ? "changed" : ""} ${error ? "invalid" : ""}`}>
-      <label for={id}>
-        <code>{option.name}</code>
+      <label for={id} class="option-help">
+        {option.help}
       </label>
       {input}
       {changed || error ? (
@@ -329,21 +349,44 @@ function OptionField({
           reset
         </button>
       ) : null}
-      <p class="help">{option.help}</p>
+      <p class="help">
+        <code>{option.name}</code>
+      </p>
       {error ? <p class="field-error">{error}</p> : null}
     </div>
   );
 }
 
+/** Who partners whom: "Seat 1 and Seat 3 are partners (team 1)", or that everyone plays alone. */
+function partnersText(table: TableSummary): string[] {
+  const sides = new Map<number, number[]>();
+  for (const seat of table.seats) sides.set(seat.side, [...(sides.get(seat.side) ?? []), seat.seat]);
+  const teams = [...sides.values()].filter((seats) => seats.length > 1);
+  if (!teams.length) return ["Everyone plays for themselves."];
+  const who = (s: number) => {
+    const seat = table.seats[s];
+    return seat?.kind === "bot" ? `Seat ${s + 1} (${seat.bot} bot)` : `Seat ${s + 1}`;
+  };
+  return teams.map((seats, i) => `Team ${i + 1}: ${seats.map(who).join(" and ")} are partners.`);
+}
+
 function CreatedPanel({ created, onAnother }: { created: Created; onAnother: () => void }) {
   const { table, invites } = created;
-  const [copied, setCopied] = useState<number | null>(null);
+  const [copied, setCopied] = useState<string | null>(null);
+  const copy = (what: string, text: string) => void navigator.clipboard?.writeText(text).then(() => setCopied(what));
+  const local = (link: string) => new URL(link).pathname + new URL(link).hash;
+  const partnered = new Set(table.seats.map((s) => s.side)).size < table.seats.length;
   return (
     <section class="panel created" aria-labelledby="created-title">
       <h2 id="created-title">Your table is ready</h2>
       <p>
-        {table.rules} · {table.players} players · table <code>{table.id}</code>
+        {table.rules} · {table.players} players · table <code>{table.id}</code> · {table.public ? "listed in the lobby" : "private"}
       </p>
+      <ul class="partners" data-testid="partners">
+        {partnersText(table).map((line) => (
+          <li key={line}>{line}</li>
+        ))}
+      </ul>
       <p>Send each person their own link. Whoever holds a link plays that seat, so send each one to one person only.</p>
       <ul class="invites">
         {table.seats.map((seat) => {
@@ -351,18 +394,14 @@ function CreatedPanel({ created, onAnother }: { created: Created; onAnother: () 
           return (
             <li key={seat.seat}>
               <strong>Seat {seat.seat + 1}</strong>
+              {partnered ? <span class={`team team-${seat.side}`}>Team {seat.side + 1}</span> : null}
               {invite ? (
                 <>
                   <input readOnly value={invite.link} aria-label={`Invitation link for seat ${seat.seat + 1}`} onFocus={(e) => (e.target as HTMLInputElement).select()} />
-                  <button
-                    type="button"
-                    onClick={() => {
-                      void navigator.clipboard?.writeText(invite.link).then(() => setCopied(seat.seat));
-                    }}
-                  >
-                    {copied === seat.seat ? "Copied" : "Copy"}
+                  <button type="button" onClick={() => copy(`seat${seat.seat}`, invite.link)}>
+                    {copied === `seat${seat.seat}` ? "Copied" : "Copy"}
                   </button>
-                  <a class="button primary" href={new URL(invite.link).pathname + new URL(invite.link).hash} data-testid={`play-seat-${seat.seat}`}>
+                  <a class="button primary" href={`${local(invite.link)}&host=${created.host.key}`} data-testid={`play-seat-${seat.seat}`}>
                     Play this seat
                   </a>
                 </>
@@ -374,7 +413,16 @@ function CreatedPanel({ created, onAnother }: { created: Created; onAnother: () 
         })}
       </ul>
       <p>
-        Spectators: <a href={new URL(created.watch).pathname}>{created.watch}</a>
+        To watch: <input readOnly value={created.watch} aria-label="Watch link" onFocus={(e) => (e.target as HTMLInputElement).select()} />{" "}
+        <button type="button" onClick={() => copy("watch", created.watch)}>
+          {copied === "watch" ? "Copied" : "Copy"}
+        </button>
+      </p>
+      <p class="muted">
+        You are this table's host: the seat you play from here (and your host link below) can hand a missing player's seat to a bot, rename seats and end the game. This browser remembers it.
+      </p>
+      <p>
+        Host link (keep it to yourself): <a href={local(created.host.link)}>{created.host.link}</a>
       </p>
       <button type="button" onClick={onAnother}>
         Open another table
@@ -422,38 +470,42 @@ function RecentPanel() {
   const [status, setStatus] = useState<Record<string, TableSummary | null>>({});
   useEffect(() => {
     for (const t of recent) {
-      api.table(t.id).then(
+      api.table(t.id, accessKey(t.id)).then(
         (s) => setStatus((old) => ({ ...old, [t.id]: s })),
         () => setStatus((old) => ({ ...old, [t.id]: null })),
       );
     }
   }, []);
-  if (!recent.length) return null;
   return (
-    <section class="panel" aria-labelledby="recent-title">
-      <h2 id="recent-title">Your recent tables</h2>
+    <section class="panel" aria-labelledby="recent-title" data-testid="recent">
+      <h2 id="recent-title">Your tables</h2>
+      <p class="muted">The tables this browser created, joined or watched (kept in this browser only).</p>
+      {recent.length === 0 ? <p class="muted">None yet.</p> : null}
       <ul class="recent">
         {recent.map((t) => {
           const s = status[t.id];
           const state = s === null ? "gone" : s ? (s.finished ? "finished" : `hand ${s.hand_index + 1}`) : "";
+          const watchHref = `/watch/${t.id}${t.key ? `#key=${t.key}` : t.host ? `#host=${t.host}` : ""}`;
           return (
             <li key={`${t.id}-${t.seat ?? "w"}`}>
               <span>
                 <strong>{t.rules || "table"}</strong> <code>{t.id}</code> <span class="muted">{state}</span>
+                {t.host ? <span class="badge host">host</span> : null}
               </span>
               {t.token ? (
-                <a href={`/play/${t.id}#seat=${t.token}`}>Rejoin{t.name ? ` as ${t.name}` : ""}</a>
+                <a href={`/play/${t.id}#seat=${t.token}${t.host ? `&host=${t.host}` : ""}`}>Rejoin{t.name ? ` as ${t.name}` : ""}</a>
               ) : t.invites?.length ? (
                 <details>
                   <summary>Invitation links</summary>
                   {t.invites.map((i) => (
                     <div key={i.seat}>
-                      Seat {i.seat + 1}: <a href={new URL(i.link).pathname + new URL(i.link).hash}>play</a> <input readOnly value={i.link} aria-label={`Seat ${i.seat + 1} link`} />
+                      Seat {i.seat + 1}: <a href={`${new URL(i.link).pathname}${new URL(i.link).hash}${t.host ? `&host=${t.host}` : ""}`}>play</a>{" "}
+                      <input readOnly value={i.link} aria-label={`Seat ${i.seat + 1} link`} />
                     </div>
                   ))}
                 </details>
               ) : null}
-              {s?.finished ? <a href={`/replay/${t.id}`}>Replay</a> : <a href={`/watch/${t.id}`}>Watch</a>}
+              {s?.finished ? <a href={`/replay/${t.id}`}>Replay</a> : <a href={watchHref}>Watch</a>}
               <button
                 type="button"
                 class="link"
@@ -475,15 +527,13 @@ function RecentPanel() {
 function WatchPanel() {
   const [tables, setTables] = useState<TableSummary[] | null>(null);
   useEffect(() => {
-    fetch("/api/tables")
-      .then((r) => r.json() as Promise<TableSummary[]>)
-      .then(setTables, () => setTables([]));
+    api.tables().then(setTables, () => setTables([]));
   }, []);
   const open = (tables ?? []).filter((t) => !t.finished).slice(-8).reverse();
   return (
-    <section class="panel" aria-labelledby="watch-title">
-      <h2 id="watch-title">Watch a table</h2>
-      {open.length === 0 ? <p class="muted">No game in progress on this server.</p> : null}
+    <section class="panel" aria-labelledby="watch-title" data-testid="public-tables">
+      <h2 id="watch-title">Tables listed for anyone to watch</h2>
+      {open.length === 0 ? <p class="muted">No listed game in progress. Tables are private unless their creator lists them.</p> : null}
       <ul class="recent">
         {open.map((t) => (
           <li key={t.id}>

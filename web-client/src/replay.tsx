@@ -2,7 +2,8 @@
 // move that made it and what it caused. At the step that ends a hand the page also shows the cards each
 // player still held: the game is over, and its record (with every deal) is already public.
 import { useEffect, useRef, useState } from "preact/hooks";
-import { api, type ReplayListing, type ReplayStep } from "./api";
+import { api, ApiError, type ReplayListing, type ReplayStep } from "./api";
+import { accessKey, secretsOf } from "./store";
 import { sortCards } from "./cards";
 import { Card, CardBack, HandBreakdown, Header, ScoreSheet } from "./components";
 import { describeEvent, MeldRow, SeatCards, SidesStatus, seatLabel, winsText } from "./table";
@@ -16,17 +17,22 @@ function initialStep(): number {
 export function ReplayPage({ tableId }: { tableId: string }) {
   const [listing, setListing] = useState<ReplayListing | null>(null);
   const [problem, setProblem] = useState<string | null>(null);
+  const [inPlay, setInPlay] = useState(false);
+  const key = accessKey(tableId) ?? null;
   const [index, setIndex] = useState(initialStep());
   const [step, setStep] = useState<ReplayStep | null>(null);
   const cache = useRef(new Map<number, ReplayStep>());
 
   useEffect(() => {
-    api.replay(tableId).then(
+    api.replay(tableId, key).then(
       (l) => {
         setListing(l);
         setIndex((i) => Math.min(i, l.steps.length - 1));
       },
-      (e: Error) => setProblem(e.message),
+      (e: Error) => {
+        setInPlay(e instanceof ApiError && e.code === "not_finished");
+        setProblem(e.message);
+      },
     );
   }, [tableId]);
 
@@ -38,7 +44,7 @@ export function ReplayPage({ tableId }: { tableId: string }) {
     const load = (n: number): Promise<ReplayStep> => {
       const known = cache.current.get(n);
       if (known) return Promise.resolve(known);
-      return api.replayStep(tableId, n).then((s) => {
+      return api.replayStep(tableId, n, key).then((s) => {
         cache.current.set(n, s);
         return s;
       });
@@ -88,12 +94,21 @@ export function ReplayPage({ tableId }: { tableId: string }) {
   });
 
   if (problem) {
+    const mine = secretsOf(tableId);
+    const watchHref = mine.token ? `/play/${tableId}#seat=${mine.token}` : `/watch/${tableId}${mine.key ? `#key=${mine.key}` : mine.host ? `#host=${mine.host}` : ""}`;
     return (
       <div class="page">
         <Header />
         <main class="panel">
-          <h1>No replay</h1>
-          <p role="alert">{problem}</p>
+          <h1>{inPlay ? "This game is still being played" : "No replay"}</h1>
+          <p role="alert">{inPlay ? "A game can be replayed move by move once it is over." : problem}</p>
+          {inPlay ? (
+            <p>
+              <a class="button primary" href={watchHref} data-testid="watch-in-play">
+                {mine.token ? "Back to your seat" : "Watch it being played"}
+              </a>
+            </p>
+          ) : null}
           <p>
             <a href="/">Back to the lobby</a>
           </p>
@@ -232,7 +247,7 @@ export function ReplayPage({ tableId }: { tableId: string }) {
               bookSize={bookSize}
               books={view.books[owner]}
               mine={false}
-              canAdd={false}
+              canAddTo={() => false}
               onAdd={() => undefined}
             />
           ))}
@@ -278,7 +293,9 @@ export function ReplayPage({ tableId }: { tableId: string }) {
             <summary>Score sheet</summary>
             <ScoreSheet sides={sideNames} hands={handsSoFar} totals={step.totals} winner={table.winner} finished={step.step === count - 1} />
             <p>
-              <a href={`/api/tables/${tableId}/record`}>Download the game record</a>
+              <button type="button" class="link" onClick={() => void api.downloadRecord(tableId, key)}>
+                Download the game record
+              </button>
             </p>
           </details>
         </aside>

@@ -1,4 +1,6 @@
-// The tables this browser has created, joined or watched (localStorage only; nothing leaves the browser).
+// What this browser remembers (localStorage only; nothing leaves the browser): the tables it created,
+// joined or watched, with the secrets of their links, so reopening a table brings you back to your seat;
+// your name; whether turn sounds are on.
 
 export interface RecentTable {
   id: string;
@@ -8,13 +10,20 @@ export interface RecentTable {
   seat?: number;
   token?: string;
   name?: string;
+  /** The table's watch key (a private table is watched only with it). */
+  key?: string;
+  /** The table's host key: this browser created the table. */
+  host?: string;
   /** Invitation links of a table created here, so they can be sent again. */
   invites?: { seat: number; link: string }[];
+  /** The watch link of a table created here. */
+  watch?: string;
 }
 
 const KEY = "handfoot.recent";
 const NAME_KEY = "handfoot.name";
-const MAX = 20;
+const SOUND_KEY = "handfoot.sound";
+const MAX = 30;
 
 export function recentTables(): RecentTable[] {
   try {
@@ -28,7 +37,7 @@ export function recentTables(): RecentTable[] {
 /** Remember a table (merged with what is already known of it), most recent first. */
 export function remember(entry: RecentTable): void {
   const all = recentTables();
-  const old = all.find((t) => t.id === entry.id && (entry.seat === undefined || t.seat === entry.seat));
+  const old = all.find((t) => t.id === entry.id && (entry.seat === undefined || t.seat === entry.seat || t.seat === undefined));
   const merged = { ...old, ...entry, when: new Date().toISOString() };
   const rest = all.filter((t) => t !== old);
   try {
@@ -46,6 +55,27 @@ export function forget(id: string): void {
   }
 }
 
+/** Every secret this browser holds for a table: its seat (token and name), the watch key, the host key. */
+export function secretsOf(id: string): { token?: string; seat?: number; name?: string; key?: string; host?: string } {
+  const out: { token?: string; seat?: number; name?: string; key?: string; host?: string } = {};
+  for (const t of recentTables().filter((r) => r.id === id)) {
+    if (t.token && !out.token) {
+      out.token = t.token;
+      if (t.seat !== undefined) out.seat = t.seat;
+      if (t.name) out.name = t.name;
+    }
+    if (t.key && !out.key) out.key = t.key;
+    if (t.host && !out.host) out.host = t.host;
+  }
+  return out;
+}
+
+/** The secret to show the server for a table (any one of its links opens it). */
+export function accessKey(id: string): string | undefined {
+  const s = secretsOf(id);
+  return s.token ?? s.key ?? s.host;
+}
+
 export function savedName(): string {
   try {
     return localStorage.getItem(NAME_KEY) ?? "";
@@ -57,6 +87,22 @@ export function savedName(): string {
 export function saveName(name: string): void {
   try {
     localStorage.setItem(NAME_KEY, name);
+  } catch {
+    // ignore
+  }
+}
+
+export function soundOn(): boolean {
+  try {
+    return localStorage.getItem(SOUND_KEY) !== "off";
+  } catch {
+    return true;
+  }
+}
+
+export function setSound(on: boolean): void {
+  try {
+    localStorage.setItem(SOUND_KEY, on ? "on" : "off");
   } catch {
     // ignore
   }

@@ -18,6 +18,8 @@ from abc import ABC, abstractmethod
 from collections.abc import Iterator, Sequence
 from typing import overload
 
+from mypy_extensions import mypyc_attr
+
 from handfoot import cards as C
 from handfoot.engine.legal import legal_ids
 from handfoot.engine.moves import DECODED as ENGINE_DECODED
@@ -30,6 +32,7 @@ YES = Move(Action.YES)
 NO = Move(Action.NO)
 
 
+@mypyc_attr(allow_interpreted_subclasses=True)
 class Bot(ABC):
     """A player: picks a move from a seat's view and the legal moves; answers "May I go out?".
 
@@ -81,6 +84,7 @@ def held_counts(hand: Sequence[int]) -> list[int]:
     return held
 
 
+@mypyc_attr(allow_interpreted_subclasses=True)
 class LegalMoves(Sequence[Move]):
     """The legal moves a runner passes a bot: atomic moves by id (sorted) then compound moves.
 

@@ -27,6 +27,8 @@ import random
 from collections.abc import Sequence
 from typing import Protocol
 
+from mypy_extensions import mypyc_attr
+
 from handfoot import cards as C
 from handfoot.bots.base import DECODED, NO, YES, Bot, LegalMoves
 from handfoot.bots.registry import register_bot
@@ -374,6 +376,7 @@ def best_index(scores: Sequence[float]) -> int:
     return best
 
 
+@mypyc_attr(allow_interpreted_subclasses=True)
 class HeuristicBot(Bot):
     """Scores every legal move from the view and plays the best (ties: the first listed)."""
 
@@ -423,6 +426,11 @@ def wants_out(r: Reading) -> bool:
     return all(r.hand_counts[partner] < 9 for partner in r.partners)
 
 
+# A red 3 laid by choice (red_threes = "lay_by_choice") earns its bonus and can never be discarded:
+# laying it at once is as good as the best meld.
+LAY_RED_THREE_SCORE = 400.0
+
+
 def score_moves(view: View, legal: Sequence[Move]) -> list[float]:
     """The heuristic's score of each legal move (higher is better) for the seat to move. A
     ``LegalMoves`` is scored from its ids without building a move."""
@@ -466,6 +474,8 @@ def _score_move_list(r: Reading, legal: Sequence[Move]) -> list[float]:
                 n, j, d = group_counts(group)
                 groups.append((group.rank, n, j + d))
             scores.append(_score_meld(r, groups, out_ok))
+        elif action is Action.LAY:
+            scores.append(LAY_RED_THREE_SCORE)
         else:
             scores.append(-1000.0)
     return scores
@@ -508,6 +518,8 @@ def score_ids(r: Reading, ids: Sequence[int]) -> list[float]:
             scores.append(_score_one_group(r, fact[1], fact[2], fact[3], out_ok))
         elif action is Action.ASK:
             scores.append(_score_ask(r))
+        elif action is Action.LAY:
+            scores.append(LAY_RED_THREE_SCORE)
         else:
             scores.append(-1000.0)
     return scores
@@ -535,6 +547,8 @@ def best_id_index(r: Reading, ids: Sequence[int]) -> int:
             score = _score_one_group(r, fact[1], fact[2], fact[3], out_ok)
         elif action is Action.ASK:
             score = _score_ask(r)
+        elif action is Action.LAY:
+            score = LAY_RED_THREE_SCORE
         else:
             score = -1000.0
         if score > top:
@@ -552,6 +566,8 @@ def best_id_index(r: Reading, ids: Sequence[int]) -> int:
             score = _score_one_group(r, fact[1], fact[2], fact[3], out_ok)
         elif fact[0] is Action.ASK:
             score = _score_ask(r)
+        elif fact[0] is Action.LAY:
+            score = LAY_RED_THREE_SCORE
         else:
             score = -1000.0
         if score == top:

@@ -18,6 +18,7 @@ from handfoot.bots.ismcts import Budget, IsmctsBot
 from handfoot.engine.moves import Action, Move, group_counts, move_text
 from handfoot.engine.views import View
 from handfoot.rules.options import RedThrees
+from handfoot.wording import plural
 
 DEFAULT_BUDGET = Budget(iterations=200, seconds=1.0)
 NUMBER_WORDS = ("no", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten")
@@ -65,7 +66,7 @@ def explain(view: View, legal: Sequence[Move], move: Move) -> str:
         held = r.counts[top]
         gain = pile_gain(view) + 1
         opening = "" if r.down else " and open"
-        return f"Take the pile{opening}: {_count(held, top)} in hand and {gain} cards in it"
+        return f"Take the pile{opening}: {_count(held, top)} in hand and {plural(gain, 'card')} in it"
     if action is Action.DRAW:
         if not any(m.action is Action.PICKUP for m in legal):
             if top < 0:
@@ -79,7 +80,7 @@ def explain(view: View, legal: Sequence[Move], move: Move) -> str:
             if not r.down:
                 return f"Draw: you cannot open with the {C.KIND_WORDS[top]} on top yet"
             return f"Draw: you hold {_count(r.counts[top], top)}, not enough to take the pile"
-        return f"Draw: the pile ({view.pile_size} cards) is not worth taking now"
+        return f"Draw: the pile ({plural(view.pile_size, 'card')}) is not worth taking now"
     if action is Action.MELD:
         return _explain_meld(r, move)
     if action is Action.DISCARD:
@@ -108,7 +109,8 @@ def explain(view: View, legal: Sequence[Move], move: Move) -> str:
     points = r.hand_points()
     if action is Action.YES:
         return f"Say yes: your own cards would cost only {points} points"
-    return f"Say no: you still hold {points} points in cards and the stock has {view.stock_size} left"
+    stock = plural(view.stock_size, "card")
+    return f"Say no: you still hold {points} points in cards and the stock has {stock} left"
 
 
 def _explain_meld(r: Reading, move: Move) -> str:

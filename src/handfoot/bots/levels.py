@@ -12,6 +12,7 @@ from handfoot.bots.heuristic import HeuristicBot
 from handfoot.bots.ismcts import Budget, IsmctsBot
 from handfoot.bots.random_bot import RandomBot
 from handfoot.bots.registry import register_bot
+from handfoot.wording import show
 
 HARD_BUDGET = Budget(iterations=None, seconds=1.0)
 LEVELS: dict[str, str] = {"easy": "random", "medium": "heuristic", "hard": "ismcts (1 s per decision)"}
@@ -25,7 +26,7 @@ def level_bot(level: str) -> Bot:
         return HeuristicBot()
     if level == "hard":
         return IsmctsBot(HARD_BUDGET)
-    raise ValueError(f"unknown level {level!r}: use one of {', '.join(LEVELS)}")
+    raise ValueError(f"unknown level {show(level)}: use one of {', '.join(LEVELS)}")
 
 
 def register() -> None:
@@ -34,7 +35,7 @@ def register() -> None:
 
         def factory(options: str, level: str = level) -> Bot:
             if options:
-                raise ValueError(f"the level {level!r} takes no options")
+                raise ValueError(f"the level {show(level)} takes no options")
             return level_bot(level)
 
         register_bot(level, factory)

@@ -13,6 +13,8 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import TYPE_CHECKING
 
+from handfoot.wording import show
+
 if TYPE_CHECKING:
     from handfoot.bots.base import Bot
 
@@ -38,5 +40,5 @@ def make_bot(spec: str) -> Bot:
     name, _, options = spec.strip().partition(":")
     factory = _REGISTRY.get(name.lower())
     if factory is None:
-        raise ValueError(f"unknown bot {name!r}: use one of {', '.join(sorted(_REGISTRY))}")
+        raise ValueError(f"unknown bot {show(name)}: use one of {', '.join(sorted(_REGISTRY))}")
     return factory(options)

@@ -14,23 +14,37 @@ from rich.console import Console
 from rich.table import Table
 from rich.text import Text
 
-from handfoot.commands import rules_or_fail
+from handfoot.commands import fail, json_errors, rules_and_table_or_fail, rules_or_fail
 from handfoot.rules import (
+    OPTION_CHOICES,
     OPTION_HELP,
     OPTION_NAMES,
     OPTION_SECTION,
     PRESET_NAMES,
     SECTION_TITLES,
+    RuleSet,
     preset,
     rules_to_mapping,
 )
+from handfoot.rules.load import DEFAULT_PRESET
+from handfoot.rules.toml import toml_value
+from handfoot.wording import plural
 
 rules_app = typer.Typer(
     help="The five house-rule presets, and any rule file built on them.",
     no_args_is_help=True,
+    context_settings={"help_option_names": ["-h", "--help"]},
+    rich_markup_mode="markdown",
 )
 
-SourceArg = Annotated[str, typer.Argument(metavar="NAME|FILE", help="A preset name or a TOML rule file.")]
+SourceArg = Annotated[
+    str,
+    typer.Argument(
+        metavar="NAME|FILE",
+        help="A preset name, a rule file (TOML, or JSON as rules show --json prints it), or - for "
+        "standard input.",
+    ),
+]
 JsonOpt = Annotated[bool, typer.Option("--json", help="Print JSON instead of a table.")]
 
 # Options that label a rule set rather than change the game: not compared by ``rules diff``.
@@ -43,42 +57,21 @@ def register(app: typer.Typer) -> None:
     app.add_typer(rules_app, name="rules")
 
 
-def toml_value(value: Any) -> str:
-    """A JSON-style option value (as ``rules_to_mapping`` gives it) written as a TOML value.
-
-    Booleans are ``true``/``false``, text is quoted, lists are ``[a, b]`` and tables are inline
-    tables ``{ key = value }``; the result reads back to the same value in a rule file.
-    """
-    if isinstance(value, bool):
-        return "true" if value else "false"
-    if isinstance(value, int):
-        return str(value)
-    if isinstance(value, str):
-        return json.dumps(value, ensure_ascii=False)
-    if isinstance(value, list):
-        return "[" + ", ".join(toml_value(v) for v in value) + "]"
-    if isinstance(value, dict):
-        if not value:
-            return "{}"
-        return "{ " + ", ".join(f"{_toml_key(str(k))} = {toml_value(v)}" for k, v in value.items()) + " }"
-    raise TypeError(f"no TOML form for {value!r}")
-
-
-def _toml_key(key: str) -> str:
-    """A table key, bare when TOML allows it (letters, digits, - and _), else quoted."""
-    if key and all(ch.isascii() and (ch.isalnum() or ch in "-_") for ch in key):
-        return key
-    return json.dumps(key, ensure_ascii=False)
-
-
 def _console() -> Console:
     """A console on the current stdout (looked up per call, so captured output works)."""
     return Console(highlight=False)
 
 
 @rules_app.command("list")
-def list_presets() -> None:
+def list_presets(as_json: JsonOpt = False) -> None:
     """List the five presets with their one-line summaries."""
+    if as_json:
+        presets = [
+            {"name": name, "title": preset(name).title, "summary": preset(name).summary}
+            for name in PRESET_NAMES
+        ]
+        typer.echo(json.dumps(presets, indent=2, ensure_ascii=False))
+        return
     table = Table(title="House-rule presets", title_justify="left")
     table.add_column("preset", no_wrap=True, style="bold")
     table.add_column("summary")
@@ -89,22 +82,64 @@ def list_presets() -> None:
 
 @rules_app.command("show")
 def show(source: SourceArg, as_json: JsonOpt = False) -> None:
-    """Show every option of a preset or rule file: its value and what it means, by section."""
-    rules = rules_or_fail(source)
+    """Show every option of a preset or rule file: its value and what it means, by section.
+
+    For a rule file, first what it is: its own title and summary, the preset it extends and the options
+    it changes. With --json, one object of every option that reads back as a rule file.
+    """
+    json_errors(as_json)
+    rules, table = rules_and_table_or_fail(source)
     mapping = rules_to_mapping(rules)
     if as_json:
         typer.echo(json.dumps(mapping, indent=2, ensure_ascii=False))
         return
     console = _console()
+    if table is None:
+        console.print(Text(f"{rules.name}: {rules.title}", style="bold"))
+        console.print(Text(rules.summary), soft_wrap=True)
+    else:
+        print_file_header(console, rules, table)
     for section, heading in SECTION_TITLES.items():
-        table = Table(title=heading, title_justify="left", expand=True)
-        table.add_column("option", no_wrap=True, min_width=_OPTION_WIDTH)
-        table.add_column("value", ratio=1, overflow="fold")
-        table.add_column("meaning", ratio=2)
+        options = Table(title=heading, title_justify="left", expand=True)
+        options.add_column("option", no_wrap=True, min_width=_OPTION_WIDTH)
+        options.add_column("value", ratio=1, overflow="fold")
+        options.add_column("meaning", ratio=2)
         for name in OPTION_NAMES:
             if OPTION_SECTION[name] == section:
-                table.add_row(Text(name), Text(toml_value(mapping[name])), Text(OPTION_HELP[name]))
-        console.print(table)
+                options.add_row(Text(name), Text(toml_value(mapping[name])), Text(meaning(name)))
+        console.print(options)
+
+
+def meaning(option: str) -> str:
+    """An option's help line, with its allowed words when it takes one of a few."""
+    words = OPTION_CHOICES.get(option)
+    return OPTION_HELP[option] + (f" Allowed: {', '.join(words)}." if words else "")
+
+
+def print_file_header(console: Console, rules: RuleSet, table: dict[str, Any]) -> None:
+    """What a rule file is: its name, the preset it extends, its own title and summary if it gives them,
+    and the options whose values differ from the preset's."""
+    base_name = str(table.get("extends", DEFAULT_PRESET))
+    base = preset(base_name)
+    console.print(Text(f"{rules.name}: a rule file that extends {base_name} ({base.title})", style="bold"))
+    if "title" in table:
+        console.print(Text(f"Title: {rules.title}"), soft_wrap=True)
+    if "summary" in table:
+        console.print(Text(f"Summary: {rules.summary}"), soft_wrap=True)
+    mine, theirs = rules_to_mapping(rules), rules_to_mapping(base)
+    changed = [name for name in OPTION_NAMES if name not in LABELS and mine[name] != theirs[name]]
+    if not changed:
+        console.print(Text(f"It plays exactly as {base_name}: no option changes the game."))
+        return
+    changes = Table(
+        title=f"It changes {plural(len(changed), 'option')} of {base_name}", title_justify="left", expand=True
+    )
+    changes.add_column("option", no_wrap=True, min_width=_OPTION_WIDTH)
+    changes.add_column(Text(base_name), ratio=1, overflow="fold")
+    changes.add_column(Text(rules.name), ratio=1, overflow="fold")
+    for name in changed:
+        changes.add_row(Text(name), Text(toml_value(theirs[name])), Text(toml_value(mine[name])))
+    console.print(changes)
 
 
 @rules_app.command("diff")
@@ -113,6 +148,9 @@ def diff(a: SourceArg, b: SourceArg, as_json: JsonOpt = False) -> None:
 
     The labels name, title and summary are not compared.
     """
+    json_errors(as_json)
+    if a == "-" and b == "-":
+        fail("only one of A and B can be - (standard input)")
     rules_a = rules_to_mapping(rules_or_fail(a))
     rules_b = rules_to_mapping(rules_or_fail(b))
     differ = [name for name in OPTION_NAMES if name not in LABELS and rules_a[name] != rules_b[name]]
@@ -124,7 +162,8 @@ def diff(a: SourceArg, b: SourceArg, as_json: JsonOpt = False) -> None:
     if not differ:
         console.print(Text(f"{a} and {b} have the same rules."))
         return
-    table = Table(title=f"{len(differ)} options differ", title_justify="left", expand=True)
+    verb = "differs" if len(differ) == 1 else "differ"
+    table = Table(title=f"{plural(len(differ), 'option')} {verb}", title_justify="left", expand=True)
     table.add_column("option", no_wrap=True, min_width=_OPTION_WIDTH)
     table.add_column(Text(a), ratio=1, overflow="fold")
     table.add_column(Text(b), ratio=1, overflow="fold")

@@ -56,10 +56,13 @@ def serve(
     """Start the server and, once it listens, print the address to open; stop it with Ctrl+C.
 
     Tables and their moves are stored as they happen, so a restart picks every game up where it was.
-    A port in use (or any other address it cannot listen on) is one line on stderr and exit status 2.
+    A port in use (or any other address it cannot listen on), a data folder that cannot be made, a
+    database that cannot be opened or a Redis that does not answer is one line on stderr and exit
+    status 2, before anything is announced.
     """
     from handfoot.server.config import SettingsError, load_settings
-    from handfoot.server.run import ListenError, listen, startup_line
+    from handfoot.server.preflight import check_redis
+    from handfoot.server.run import StartError, check_database, listen, startup_line
     from handfoot.server.run import serve as run_server
 
     try:
@@ -73,11 +76,14 @@ def serve(
             public_url=public_url,
         )
         sock = listen(settings.host, settings.port)
-    except (SettingsError, ListenError) as exc:
+    except (SettingsError, StartError) as exc:
         fail(str(exc))
     try:
         settings.prepare()
-    except SettingsError as exc:
+        check_database(settings)
+        if settings.redis_url:
+            check_redis(settings.redis_url)
+    except (SettingsError, StartError) as exc:
         sock.close()
         fail(str(exc))
     bound_port: int = sock.getsockname()[1]

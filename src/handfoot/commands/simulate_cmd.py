@@ -29,11 +29,12 @@ from rich.console import Console
 from rich.progress import BarColumn, Progress, TextColumn
 from rich.table import Table
 
-from handfoot.commands import fail, rules_or_fail
+from handfoot.commands import EXIT_REFUSED, fail, json_errors, rules_or_fail
 from handfoot.sim.cluster import ClusterError, scheduler_address
 from handfoot.sim.progress import Snapshot
 from handfoot.sim.tournament import DEFAULT_MAX_MOVES, Summary, TournamentConfig, check_config, parse_seats
 from handfoot.sim.tournament import run_tournament as run
+from handfoot.wording import alternatives, plural
 
 
 def register(app: typer.Typer) -> None:
@@ -41,7 +42,9 @@ def register(app: typer.Typer) -> None:
     app.command("simulate")(simulate_command)
 
 
-RulesOpt = Annotated[str, typer.Option("--rules", help="A preset name or a TOML rule file.")]
+RulesOpt = Annotated[
+    str, typer.Option("--rules", help="A preset name, a rule file, or - for a rule file on standard input.")
+]
 PlayersOpt = Annotated[int | None, typer.Option("--players", help="Players (default: the rules' own).")]
 SeatsOpt = Annotated[
     str,
@@ -88,8 +91,12 @@ def simulate_command(
     scheduler: SchedulerOpt = None,
 ) -> None:
     """Play bots against each other and report who wins, by how much and how fast."""
+    json_errors(json_output)
     rule_set = rules_or_fail(rules)
     count = rule_set.default_players if players is None else players
+    if count not in rule_set.players_allowed:
+        allowed = alternatives(rule_set.players_allowed)
+        fail(f"{rule_set.name} is played by {allowed} players, not {count}", EXIT_REFUSED)
     try:
         config = TournamentConfig(rule_set, count, parse_seats(seats, count), games, seed, hands, max_moves)
         check_config(config)
@@ -222,7 +229,8 @@ def print_summary(summary: Summary, console: Console) -> None:
     config = summary.config
     unit = "hands" if config.single_hands else "games"
     table = Table(
-        title=f"{config.rules.name}, {config.players} players, {data['games']} {unit}, seed {config.seed}"
+        title=f"{config.rules.name}, {config.players} players, {plural(data['games'], unit[:-1])}, "
+        f"seed {config.seed}"
     )
     for column in (
         "side (seats)",
@@ -256,6 +264,7 @@ def print_summary(summary: Summary, console: Console) -> None:
     )
     if data["capped"]:
         console.print(
-            f"note: {data['capped']} of {data['games']} {unit} did not end within {config.max_moves} moves; "
+            f"note: {data['capped']} of {plural(data['games'], unit[:-1])} did not end within "
+            f"{config.max_moves} moves; "
             "they were stopped there and decided by the totals of their finished hands."
         )

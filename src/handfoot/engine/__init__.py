@@ -18,7 +18,7 @@ from handfoot.engine.moves import (
     move_text,
     parse_move,
 )
-from handfoot.engine.openings import opening_moves
+from handfoot.engine.openings import black_three_book_moves, opening_moves
 from handfoot.engine.scoring import ScoreLine, Tally, pad_tally, score_lines, score_tally
 from handfoot.engine.state import EndReason, HandState, Meld, Phase, Seating
 from handfoot.engine.views import SPECTATOR, MeldView, SeatView, View, sample_world, spectator_view, view
@@ -47,6 +47,7 @@ __all__ = [
     "Seating",
     "Tally",
     "View",
+    "black_three_book_moves",
     "deal",
     "decode_id",
     "hand_rng",

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import random
+
 from handfoot import cards as C
 from handfoot.engine.errors import IllegalMove
 from handfoot.engine.events import Event, EventType
@@ -57,12 +59,27 @@ def _lay_red_three(s: HandState, seat: int, card: int, events: list[Event]) -> N
     events.append(Event(EventType.RED_THREE, seat, (card,)))
 
 
+def reshuffle_pile(s: HandState, events: list[Event]) -> None:
+    """Refill the empty stock with the pile but its top card, shuffled by the hand's own seeded random
+    source (``empty_stock = "reshuffle_pile"``)."""
+    rest = s.pile[:-1]
+    del s.pile[:-1]
+    rng = random.Random(f"handfoot:reshuffle:{s.reshuffle_seed}:{s.reshuffles}")
+    rng.shuffle(rest)
+    s.stock.extend(rest)
+    s.reshuffles += 1
+    events.append(Event(EventType.RESHUFFLED, -1, amount=len(rest)))
+
+
 def _draw_cards(s: HandState, seat: int, count: int, events: list[Event]) -> int:
-    """Draw ``count`` cards from the stock (red 3s laid down and replaced where the rules say)."""
+    """Draw ``count`` cards from the stock (red 3s laid down and replaced where the rules say; an empty
+    stock refilled from the pile where ``empty_stock`` says so)."""
     lay = s.rules.red_threes is RedThrees.LAY_DOWN
     drawn = 0
     stock = s.stock
-    while drawn < count and stock:
+    while drawn < count and (stock or s.can_reshuffle(count - drawn)):
+        if not stock:
+            reshuffle_pile(s, events)
         card = stock.pop()
         if lay and KIND_OF[card] == RED_THREE:
             _lay_red_three(s, seat, card, events)
@@ -113,6 +130,8 @@ def _lay_group(s: HandState, seat: int, rank: int, cards: list[int] | tuple[int,
         before = book_status(rules, rank, len(meld.cards), meld.wilds)
         meld.cards.extend(cards)
         meld.wilds += wilds
+        if wilds and rules.max_wilds_added_per_turn:
+            s.turn_wilds[index] = s.turn_wilds.get(index, 0) + wilds
     after = book_status(rules, rank, len(meld.cards), meld.wilds)
     if before != after:
         if before >= 0:
@@ -132,6 +151,8 @@ def _start_turn(s: HandState, seat: int, events: list[Event]) -> None:
     s.to_move = seat
     s.phase = Phase.DRAW
     s.permission = 0
+    if s.turn_wilds:
+        s.turn_wilds = {}
     events.append(Event(EventType.TURN, seat))
     if not s.in_foot[seat] and s.hand_size(seat) == 0 and s.feet[seat]:
         _pick_up_foot(s, seat, events)
@@ -227,7 +248,7 @@ def apply_checked(s: HandState, move: Move) -> list[Event]:
     s.move_count += 1
     rules = s.rules
     if action is Action.DRAW:
-        if not s.stock:
+        if not s.stock and not s.can_reshuffle():
             _end_hand(s, EndReason.STOCK_EMPTY, events)
             return events
         drawn = _draw_cards(s, seat, rules.draw_count, events)
@@ -246,6 +267,11 @@ def apply_checked(s: HandState, move: Move) -> list[Event]:
         return events
     if action is Action.KEEP or action is Action.SWAP:
         _pick_foot(s, seat, action is Action.SWAP, events)
+        return events
+    if action is Action.LAY:
+        take_card(s, seat, move.card)
+        _lay_red_three(s, seat, move.card, events)
+        _after_meld(s, seat, events)
         return events
     if action is Action.ASK:
         s.phase = Phase.ANSWER

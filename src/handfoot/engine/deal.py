@@ -9,7 +9,8 @@ from handfoot import cards as C
 from handfoot.engine.apply import lay_red_threes_from_hand
 from handfoot.engine.events import Event
 from handfoot.engine.state import HandState, Phase
-from handfoot.rules.options import FirstUpcard, RuleSet
+from handfoot.rules.options import EmptyStock, FirstUpcard, RuleSet
+from handfoot.wording import plural
 
 
 class DealError(ValueError):
@@ -84,6 +85,8 @@ def deal(
                 break
     state.stock = stock
     state.pile = pile
+    if rules.empty_stock is EmptyStock.RESHUFFLE_PILE:
+        state.reshuffle_seed = rng.getrandbits(64)  # drawn after the deal: the deal is the same either way
     events: list[Event] = []
     if rules.pick_foot_seen:
         state.phase = Phase.PICK_FOOT  # red 3s are laid once every seat has chosen its Hand
@@ -101,14 +104,16 @@ def _explicit(
     pool = C.shoe_counts(decks, rules.jokers_per_deck)
     for seat, hand in enumerate(spec.hands):
         if len(hand) != rules.hand_size:
-            raise DealError(f"hands[{seat}]: {len(hand)} cards, the rules deal {rules.hand_size}")
+            raise DealError(f"hands[{seat}]: {plural(len(hand), 'card')}, the rules deal {rules.hand_size}")
         _take_counts(pool, hand, f"hands[{seat}]")
     if spec.feet is not None:
         if len(spec.feet) != players:
             raise DealError(f"feet: {len(spec.feet)} given, one per seat needed ({players})")
         for seat, foot in enumerate(spec.feet):
             if len(foot) != rules.foot_size:
-                raise DealError(f"feet[{seat}]: {len(foot)} cards, the rules deal {rules.foot_size}")
+                raise DealError(
+                    f"feet[{seat}]: {plural(len(foot), 'card')}, the rules deal {rules.foot_size}"
+                )
             _take_counts(pool, foot, f"feet[{seat}]")
     _take_counts(pool, spec.stock_top, "stock")
     if spec.discard is not None:

@@ -21,6 +21,7 @@ class EventType(StrEnum):
     WENT_OUT = "went_out"
     LAST_ROUND = "last_round"
     TURN = "turn"  # a new turn begins
+    RESHUFFLED = "reshuffled"  # the pile but its top card shuffled into the empty stock (amount: cards)
     HAND_OVER = "hand_over"
     NEW_HAND = "new_hand"
     GAME_OVER = "game_over"

@@ -8,23 +8,25 @@ from __future__ import annotations
 from handfoot import cards as C
 from handfoot.engine.errors import Refusal
 from handfoot.engine.melding import (
+    Plan,
+    exit_refusal,
     go_out_refusal,
-    hold_refusal,
     meld_ids,
-    opening_refusal,
-    plan_groups,
+    meld_refusal,
     playable_kinds,
-    specs_of,
 )
 from handfoot.engine.moves import (
     Action,
     Move,
+    move_text,
 )
-from handfoot.engine.pile import can_take_pile, pickup_refusal
+from handfoot.engine.openings import pile_pickup, play_example
+from handfoot.engine.pile import pickup_refusal
 from handfoot.engine.state import HandState, Phase
 from handfoot.rules.options import (
     EmptyWithoutOut,
     Permission,
+    RedThrees,
     RuleSet,
 )
 
@@ -51,12 +53,7 @@ def check(s: HandState, move: Move) -> Refusal | None:
         return Refusal("permission", "Nobody has asked to go out.")
     if phase is Phase.DRAW:
         if action is Action.DRAW:
-            if not s.stock and can_take_pile(s, s.to_move):
-                return Refusal(
-                    "pickup_allowed",
-                    "The stock is empty and you can take the pile: take it (the hand ends when nobody can).",
-                )
-            return None
+            return draw_refusal(s)
         if action is Action.PICKUP:
             return pickup_refusal(s, move)
         return Refusal("draw_count", "Draw from the stock or take the discard pile first.")
@@ -68,46 +65,92 @@ def check(s: HandState, move: Move) -> Refusal | None:
         return discard_refusal(s, seat, move.card)
     if action is Action.ASK:
         return ask_refusal(s, seat)
-    groups = move.groups
-    if not groups:
-        return Refusal("hand", "Name the cards to meld.")
-    cards = [c for g in groups for c in g.cards]
-    why = hold_refusal(s, seat, cards)
-    if why is not None:
-        return why
-    specs = specs_of(s.rules, groups)
-    left = s.hand_size(seat) - len(cards)
-    why = opening_refusal(s, seat, sum(sp.points for sp in specs), specs, left)
-    if why is not None:
-        return why
-    result = plan_groups(s, seat, specs, left)
-    return result if isinstance(result, Refusal) else None
+    if action is Action.LAY:
+        return lay_refusal(s, seat, move.card)
+    return meld_refusal(s, seat, move.groups)
+
+
+def lay_refusal(s: HandState, seat: int, card: int) -> Refusal | None:
+    """Why ``seat`` may not lay ``card`` down as a red 3 now (``red_threes = "lay_by_choice"``), or None.
+    Laying one's last card counts as melding it (the Foot, going out: ``exit_refusal``)."""
+    if s.rules.red_threes is not RedThrees.LAY_BY_CHOICE:
+        return Refusal("red_threes", "Red 3s are not laid down by choice at this table.")
+    if KIND_OF[card] != C.RED_THREE:
+        return Refusal("red_threes", "Only a red 3 is laid down on its own.")
+    if s.hand_cards[seat][card] <= 0:
+        return Refusal("hand", f"You do not hold {C.CODE_OF[card]}.")
+    books = s.books[s.seating.owner_of[seat]]
+    return exit_refusal(s, seat, Plan((books[0], books[1], books[2]), s.hand_size(seat) - 1))
+
+
+def draw_refusal(s: HandState) -> Refusal | None:
+    """Why the player to move may not draw: with the stock empty, a player who can take the pile
+    (with any legal pickup, an opening of several melds included) must; drawing from an empty stock
+    ends the hand, which happens only when the player to move cannot take the pile."""
+    if s.stock or s.can_reshuffle():
+        return None
+    pickup = pile_pickup(s)
+    if pickup is None:
+        return None
+    return Refusal(
+        "pickup_allowed",
+        f"The stock is empty and you can take the pile ('{move_text(pickup)}'): take it. The hand ends "
+        "only when the player to move cannot.",
+    )
 
 
 def _discardable(rules: RuleSet, kind: int, playable: set[int]) -> bool:
     if not rules.discard_wilds and C.is_wild(kind):
         return False
+    if kind == C.RED_THREE and rules.red_threes is RedThrees.LAY_BY_CHOICE:
+        return False
     return rules.discard_playable or kind not in playable
 
 
+def must_play_refusal(s: HandState, seat: int, legal_melds: list[int]) -> Refusal | None:
+    """With ``must_play_all``: why ``seat`` may not discard yet (a card can still go down: onto an open
+    meld within the wild limits, as a new meld, or in an opening), or None."""
+    if not s.rules.must_play_all:
+        return None
+    play = play_example(s, seat, legal_melds)
+    if play is None:
+        return None
+    return Refusal(
+        "must_play_all",
+        "Your turn lasts until no card can go down: put down every card you can before discarding "
+        f"('{move_text(play)}' can still go down).",
+    )
+
+
 def discard_refusal(
-    s: HandState, seat: int, card: int, legal_melds: list[int] | None = None
+    s: HandState, seat: int, card: int, legal_melds: list[int] | None = None, play_checked: bool = False
 ) -> Refusal | None:
-    """Why discarding ``card`` is not allowed (``legal_melds``: the legal meld ids, if already known)."""
+    """Why discarding ``card`` is not allowed (``legal_melds``: the legal meld ids, if already known;
+    ``play_checked``: ``must_play_refusal`` is already known to be None)."""
     rules = s.rules
     if s.hand_cards[seat][card] <= 0:
         return Refusal("hand", f"You do not hold {C.CODE_OF[card]}.")
     kind = KIND_OF[card]
-    if not rules.discard_wilds or not rules.discard_playable or rules.must_play_all:
+    if (
+        not rules.discard_wilds
+        or not rules.discard_playable
+        or rules.must_play_all
+        or rules.red_threes is RedThrees.LAY_BY_CHOICE
+    ):
         if legal_melds is None:
             legal_melds = meld_ids(s, seat)
-        if rules.must_play_all and legal_melds:
-            return Refusal("must_play_all", "Meld everything you can before discarding.")
+        why = None if play_checked else must_play_refusal(s, seat, legal_melds)
+        if why is not None:
+            return why
         playable = playable_kinds(legal_melds)
         if not _discardable(rules, kind, playable):
             hand = s.hands[seat]
             others = any(hand[k] and _discardable(rules, k, playable) for k in range(C.NUM_KINDS))
             if others:
+                if kind == C.RED_THREE:
+                    return Refusal(
+                        "red_threes", f"Red 3s are laid down, never discarded: lay {C.CODE_OF[card]}."
+                    )
                 if C.is_wild(kind) and not rules.discard_wilds:
                     return Refusal("discard_wilds", "Wild cards may not be discarded.")
                 return Refusal(
@@ -116,6 +159,13 @@ def discard_refusal(
                 )
     if s.in_foot[seat] and s.hand_size(seat) == 1:
         why = go_out_refusal(s, seat, s.books[s.seating.owner_of[seat]])
+        # no wild to go out with; the limit lifts when the wild has nowhere else to go
+        lone_wild = why is None and not rules.wild_final_discard and C.is_wild(kind)
+        if lone_wild and (legal_melds if legal_melds is not None else meld_ids(s, seat)):
+            return Refusal(
+                "wild_final_discard",
+                "The discard that goes out may not be a wild: meld it instead.",
+            )
         if why is not None and rules.empty_without_out is EmptyWithoutOut.FORBIDDEN:
             return Refusal(why.rule, f"Keep your last card: you cannot go out yet. {why.message}")
     return None

@@ -3,13 +3,14 @@
 from __future__ import annotations
 
 from handfoot import cards as C
-from handfoot.engine.judge import ask_refusal, discard_refusal
+from handfoot.engine.judge import ask_refusal, discard_refusal, lay_refusal, must_play_refusal
 from handfoot.engine.melding import meld_ids
 from handfoot.engine.moves import (
     ASK_ID,
     DISCARD_BASE,
     DRAW_ID,
     KEEP_ID,
+    LAY_RED_THREE_ID,
     NO_ID,
     SWAP_ID,
     YES_ID,
@@ -17,12 +18,18 @@ from handfoot.engine.moves import (
     first_card,
     move_for,
 )
+from handfoot.engine.openings import pickup_openings
 from handfoot.engine.pile import pickup_ids
 from handfoot.engine.state import HandState, Phase
+from handfoot.rules.options import RedThrees
 
 
 def legal_ids(s: HandState) -> list[int]:
-    """Ids of every legal atomic move for whoever is to move, sorted."""
+    """Ids of every legal atomic move for whoever is to move, sorted.
+
+    Empty only where the hand is over, or where every legal move is a compound opening (the pile taken
+    from an empty stock with several melds, or an opening that ``must_play_all`` obliges): those are
+    ``openings.opening_moves``. A legal move always exists until the hand is over."""
     phase = s.phase
     if phase is Phase.OVER:
         return []
@@ -33,23 +40,34 @@ def legal_ids(s: HandState) -> list[int]:
     seat = s.to_move
     if phase is Phase.DRAW:
         pickups = pickup_ids(s, seat)
-        return pickups if pickups and not s.stock else [DRAW_ID, *pickups]
+        if s.stock or s.can_reshuffle():
+            return [DRAW_ID, *pickups]
+        # an empty stock: who can take the pile must (maybe only with an opening: a compound move)
+        return pickups if pickups or pickup_openings(s, seat) else [DRAW_ID]
     legal_melds = meld_ids(s, seat)
     out = []
     hand = s.hands[seat]
     rules = s.rules
-    unrestricted = rules.discard_wilds and rules.discard_playable and not rules.must_play_all
+    unrestricted = (
+        rules.discard_wilds
+        and rules.discard_playable
+        and not rules.must_play_all
+        and rules.red_threes is not RedThrees.LAY_BY_CHOICE
+    )
     if unrestricted and not (s.in_foot[seat] and sum(hand) == 1):
         out = [DISCARD_BASE + kind for kind in range(C.NUM_KINDS) if hand[kind]]
-    else:
+    elif must_play_refusal(s, seat, legal_melds) is None:
         for kind in range(C.NUM_KINDS):
             if (
                 hand[kind]
-                and discard_refusal(s, seat, first_card(s.hand_cards[seat], kind), legal_melds) is None
+                and discard_refusal(s, seat, first_card(s.hand_cards[seat], kind), legal_melds, True) is None
             ):
                 out.append(DISCARD_BASE + kind)
     if ask_refusal(s, seat) is None:
         out.append(ASK_ID)
+    by_choice = hand[C.RED_THREE] and rules.red_threes is RedThrees.LAY_BY_CHOICE
+    if by_choice and lay_refusal(s, seat, first_card(s.hand_cards[seat], C.RED_THREE)) is None:
+        out.append(LAY_RED_THREE_ID)
     out.extend(legal_melds)
     out.sort()
     return out

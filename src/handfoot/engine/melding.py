@@ -19,6 +19,7 @@ from handfoot.engine.moves import (
 )
 from handfoot.engine.state import HandState
 from handfoot.rules.options import (
+    BlackThreeBooks,
     BookAdditions,
     EmptyWithoutOut,
     MeldOwner,
@@ -64,10 +65,14 @@ def plural(count: int, word: str) -> str:
 
 
 def book_status(rules: RuleSet, rank: int, size: int, wilds: int) -> int:
+    """A meld's book kind (0 clean, 1 dirty, 2 wild; a book of black 3s as ``black_three_books`` says), or
+    ``NOT_A_BOOK``."""
     if size < rules.book_size:
         return NOT_A_BOOK
     if rank == WILD_RANK:
         return 2
+    if rank == BLACK_THREE and rules.black_three_books is BlackThreeBooks.DIRTY:
+        return 1
     return 0 if wilds == 0 else 1
 
 
@@ -108,6 +113,21 @@ def meld_shape_refusal(rules: RuleSet, rank: int, naturals: int, wilds: int, new
         return Refusal("wild_limit", "A meld must always hold fewer wilds than naturals.")
     if rules.max_wilds and wilds > rules.max_wilds:
         return Refusal("max_wilds", f"A meld may hold at most {plural(rules.max_wilds, 'wild card')}.")
+    if new and rules.max_wilds_new_meld and wilds > rules.max_wilds_new_meld:
+        most = plural(rules.max_wilds_new_meld, "wild card")
+        return Refusal("max_wilds_new_meld", f"A new meld may start with at most {most}.")
+    return None
+
+
+def added_wilds_refusal(s: HandState, index: int, wilds: int) -> Refusal | None:
+    """Whether adding ``wilds`` (this turn's, this play's included) to the meld at ``index`` keeps
+    ``max_wilds_added_per_turn``."""
+    limit = s.rules.max_wilds_added_per_turn
+    if limit and wilds and s.turn_wilds.get(index, 0) + wilds > limit:
+        return Refusal(
+            "max_wilds_added_per_turn",
+            f"At most {plural(limit, 'wild card')} may be added to one meld in a turn.",
+        )
     return None
 
 
@@ -196,6 +216,19 @@ def exit_refusal(s: HandState, seat: int, plan: Plan) -> Refusal | None:
     return None
 
 
+def lone_wild_refusal(s: HandState, seat: int, plan: Plan, wilds_left: int) -> Refusal | None:
+    """With ``wild_final_discard`` off: a play may not leave ``seat`` in the Foot holding one card, a wild,
+    when discarding it would go out (``wilds_left``: wilds still held after the play)."""
+    if s.rules.wild_final_discard or plan.left != 1 or wilds_left != 1 or not s.in_foot[seat]:
+        return None
+    if go_out_refusal(s, seat, plan.books) is not None:
+        return None
+    return Refusal(
+        "wild_final_discard",
+        "The discard that goes out may not be a wild: keep a natural card to go out with.",
+    )
+
+
 def others_have_meld(s: HandState, owner: int, rank: int) -> bool:
     """True where melds belong to players and another player has a meld of ``rank``."""
     if s.rules.meld_owner is not MeldOwner.PLAYER:
@@ -214,12 +247,16 @@ def plan_groups(s: HandState, seat: int, specs: list[GroupSpec], left: int) -> P
     local: dict[int, tuple[int, int]] = {}  # rank -> (naturals, wilds) of its target meld in this move
     meld_of = s.meld_of[owner]
     bonus = 0
+    added: dict[int, int] = {}  # rank -> wilds this play adds to a meld already on the table
+    fresh: set[int] = set()  # ranks whose meld this play starts
+    books_of_threes = rules.black_three_books is not BlackThreeBooks.NONE
+    threes_as_book = books_of_threes and s.in_foot[seat]  # every black-3 group so far a whole book
     for spec in specs:
         rank = spec.rank
         wilds = spec.jokers + spec.deuces
         if rank in (RED_THREE, DEUCE) or rank < 0:
             return Refusal("red_threes", "Red 3s and 2s cannot name a meld.")
-        if rank == BLACK_THREE and not rules.black_three_melds:
+        if rank == BLACK_THREE and not rules.black_three_melds and not books_of_threes:
             return Refusal("black_three_melds", "3s cannot be melded at this table.")
         if rank == WILD_RANK and spec.naturals:
             return Refusal("wild_melds", "A meld of wilds holds wilds only.")
@@ -260,6 +297,15 @@ def plan_groups(s: HandState, seat: int, specs: list[GroupSpec], left: int) -> P
         )
         if why is not None:
             return why
+        if where == NEW:
+            fresh.add(rank)
+        elif wilds and rank not in fresh and rules.max_wilds_added_per_turn:
+            added[rank] = added.get(rank, 0) + wilds
+            why = added_wilds_refusal(s, meld_of[rank], added[rank])
+            if why is not None:
+                return why
+        if rank == BLACK_THREE and where == NEW and naturals < rules.book_size:
+            threes_as_book = False
         after = book_status(rules, rank, naturals + held_wilds, held_wilds)
         if before != after:
             if before >= 0:
@@ -270,7 +316,14 @@ def plan_groups(s: HandState, seat: int, specs: list[GroupSpec], left: int) -> P
                 bonus += rules.book_bonus(rank, after)
         local[rank] = (naturals, held_wilds)
     plan = Plan((books[0], books[1], books[2]), left, bonus)
-    if BLACK_THREE in local:
+    if BLACK_THREE in local and not threes_as_book:
+        if not rules.black_three_melds:
+            where_from = "from the Foot" if s.in_foot[seat] else "once you play from your Foot"
+            return Refusal(
+                "black_three_books",
+                f"Black 3s are melded only as a whole book ({rules.book_size} black 3s at once), "
+                f"{where_from}.",
+            )
         why = go_out_refusal(s, seat, plan.books)
         if not s.in_foot[seat] or left > 1 or why is not None:
             extra = f" {why.message}" if why is not None else ""
@@ -308,6 +361,29 @@ def opening_refusal(
     return Refusal(
         "opening_minimums",
         f"Your first melds this hand must count at least {minimum} points; these count {points}.",
+    )
+
+
+def meld_refusal(s: HandState, seat: int, groups: tuple[Group, ...]) -> Refusal | None:
+    """Why laying ``groups`` from the hand is not allowed for ``seat`` in the play phase, or None: the
+    cards held, the opening minimum, and every group's place and shape (``plan_groups``)."""
+    if not groups:
+        return Refusal("hand", "Name the cards to meld.")
+    cards = [c for g in groups for c in g.cards]
+    why = hold_refusal(s, seat, cards)
+    if why is not None:
+        return why
+    specs = specs_of(s.rules, groups)
+    left = s.hand_size(seat) - len(cards)
+    why = opening_refusal(s, seat, sum(sp.points for sp in specs), specs, left)
+    if why is not None:
+        return why
+    result = plan_groups(s, seat, specs, left)
+    if isinstance(result, Refusal):
+        return result
+    hand = s.hands[seat]
+    return lone_wild_refusal(
+        s, seat, result, hand[JOKER] + hand[DEUCE] - sum(sp.jokers + sp.deuces for sp in specs)
     )
 
 
@@ -364,7 +440,11 @@ def meld_ids(s: HandState, seat: int) -> list[int]:
     out: list[int] = []
     relief = minimum > 0 and (rules.opening_counts_books or rules.opening_waived_if_emptied)
     ranks = [r for r in range(C.ACE, C.FOUR + 1) if hand[r] or (meld_of[r] >= 0 and (jokers or deuces))]
-    if rules.black_three_melds and hand[BLACK_THREE] >= 3:
+    if (rules.black_three_melds and hand[BLACK_THREE] >= 3) or (
+        rules.black_three_books is not BlackThreeBooks.NONE
+        and hand[BLACK_THREE]
+        and meld_of[BLACK_THREE] >= 0
+    ):
         ranks.append(BLACK_THREE)
     if rules.wild_melds and jokers + deuces:
         ranks.append(WILD_RANK)
@@ -398,14 +478,14 @@ def meld_ids(s: HandState, seat: int) -> list[int]:
                 if not relief:
                     continue
                 spec = GroupSpec(rank, naturals, j, d, points)
-                if opening_refusal(s, seat, points, [spec], size - count) is None and isinstance(
-                    plan_groups(s, seat, [spec], size - count), Plan
+                if opening_refusal(s, seat, points, [spec], size - count) is None and _single_ok(
+                    s, seat, spec, size - count, jokers + deuces - wilds
                 ):
                     out.append(mid)
                 continue
             if size - count <= careful_from or rank == BLACK_THREE:
                 spec = GroupSpec(rank, naturals, j, d, points)
-                if isinstance(plan_groups(s, seat, [spec], size - count), Plan):
+                if _single_ok(s, seat, spec, size - count, jokers + deuces - wilds):
                     out.append(mid)
                 continue
             where = resolve(rules, exists, meld_size, wilds > 0)
@@ -418,9 +498,17 @@ def meld_ids(s: HandState, seat: int) -> list[int]:
                 meld_shape_refusal(rules, rank, meld_size - meld_wilds + naturals, meld_wilds + wilds, False)
                 is None
                 and crossing_refusal(rules, rank, meld_size - meld_wilds, meld_wilds, naturals, wilds) is None
+                and (not wilds or added_wilds_refusal(s, index, wilds) is None)
             ):
                 out.append(mid)
     return out
+
+
+def _single_ok(s: HandState, seat: int, spec: GroupSpec, left: int, wilds_left: int) -> bool:
+    """True if one group ``spec`` may be laid (``plan_groups``), keeping a non-wild to go out with where
+    ``wild_final_discard`` is off."""
+    plan = plan_groups(s, seat, [spec], left)
+    return isinstance(plan, Plan) and lone_wild_refusal(s, seat, plan, wilds_left) is None
 
 
 def playable_kinds(meld_ids: list[int]) -> set[int]:

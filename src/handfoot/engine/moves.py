@@ -6,6 +6,7 @@ Text forms (the actor is always whoever is to move)::
     pickup KS KH [| G2 ...]     take the discard pile; the first group goes with the top card
     meld KS KH KD [| 8S 8H 2C]  lay groups; "K: 2C JK" names the target rank of a group of wilds
     discard 5H
+    lay 3H                       lay a red 3 down (red_threes = "lay_by_choice")
     ask / yes / no               "May I go out?" and the partner's answer
     keep / swap                  with pick_foot_seen: keep the dealt Hand, or take the other pile as the Hand
 
@@ -23,6 +24,7 @@ from enum import IntEnum
 from typing import NamedTuple
 
 from handfoot import cards as C
+from handfoot.wording import show
 
 
 class Action(IntEnum):
@@ -37,6 +39,7 @@ class Action(IntEnum):
     NO = 6
     KEEP = 7  # keep the dealt Hand as the Hand (pick_foot_seen)
     SWAP = 8  # take the other pile as the Hand, the dealt Hand as the Foot (pick_foot_seen)
+    LAY = 9  # lay a red 3 down from the hand (red_threes = "lay_by_choice")
 
 
 class Group(NamedTuple):
@@ -76,7 +79,8 @@ KEEP_ID = 26
 SWAP_ID = 27
 NEW_BASE = 32  # + rank * 8 + combo index
 ADD_BASE = 160  # + rank * 3 + card type (0 natural, 1 joker, 2 deuce)
-NUM_MOVE_IDS = ADD_BASE + 3 * C.NUM_KINDS
+LAY_RED_THREE_ID = ADD_BASE + 3 * C.NUM_KINDS  # 205: lay a red 3 down (red_threes = "lay_by_choice")
+NUM_MOVE_IDS = LAY_RED_THREE_ID + 1
 
 # Three-card groups: (naturals, jokers, deuces).
 TRIPLE_COMBOS: tuple[tuple[int, int, int], ...] = (
@@ -135,6 +139,8 @@ def move_id(move: Move) -> int:
         return KEEP_ID
     if action is Action.SWAP:
         return SWAP_ID
+    if action is Action.LAY:
+        return LAY_RED_THREE_ID
     if len(move.groups) != 1:
         return -1
     group = move.groups[0]
@@ -193,6 +199,8 @@ def _decode(mid: int) -> DecodedId:
         return DecodedId(Action.KEEP)
     if mid == SWAP_ID:
         return DecodedId(Action.SWAP)
+    if mid == LAY_RED_THREE_ID:
+        return DecodedId(Action.LAY, kind=C.RED_THREE)
     if NEW_BASE <= mid < NEW_BASE + 8 * C.NUM_KINDS:
         rank, index = divmod(mid - NEW_BASE, 8)
         if index < len(TRIPLE_COMBOS) and rank in _GROUP_RANKS:
@@ -231,6 +239,8 @@ def move_text(move: Move) -> str:
     action = move.action
     if action is Action.DISCARD:
         return f"discard {C.CODE_OF[move.card]}"
+    if action is Action.LAY:
+        return f"lay {C.CODE_OF[move.card]}"
     if action in (Action.MELD, Action.PICKUP):
         word = "meld" if action is Action.MELD else "pickup"
         parts = [
@@ -282,21 +292,27 @@ def parse_move(text: str) -> Move:
     """The Move a text names; raises MoveSyntaxError (saying what the notation allows) otherwise."""
     words = text.strip().split(None, 1)
     if not words:
-        raise MoveSyntaxError("an empty move: use draw, pickup, meld, discard, ask, yes, no, keep or swap")
+        raise MoveSyntaxError(
+            "an empty move: use draw, pickup, meld, discard, lay, ask, yes, no, keep or swap"
+        )
     verb = words[0].lower()
     rest = words[1] if len(words) > 1 else ""
     if verb in ("draw", "ask", "yes", "no", "keep", "swap"):
         if rest.strip():
             raise MoveSyntaxError(f"'{verb}' takes nothing after it")
         return Move(Action[verb.upper()])
-    if verb == "discard":
+    if verb in ("discard", "lay"):
         tokens = rest.split()
+        example = "discard 5H" if verb == "discard" else "lay 3H"
         if len(tokens) != 1:
-            raise MoveSyntaxError("discard names exactly one card, as in 'discard 5H'")
+            raise MoveSyntaxError(f"{verb} names exactly one card, as in '{example}'")
         try:
-            return Move(Action.DISCARD, card=C.parse_card(tokens[0]))
+            card = C.parse_card(tokens[0])
         except C.CardError as exc:
             raise MoveSyntaxError(str(exc)) from None
+        if verb == "lay" and C.KIND_OF[card] != C.RED_THREE:
+            raise MoveSyntaxError("only a red 3 is laid down on its own, as in 'lay 3H'")
+        return Move(Action.DISCARD if verb == "discard" else Action.LAY, card=card)
     if verb in ("meld", "pickup"):
         pieces = rest.split("|")
         groups = tuple(_parse_group(p, verb == "pickup" and i == 0) for i, p in enumerate(pieces))
@@ -304,7 +320,7 @@ def parse_move(text: str) -> Move:
             raise MoveSyntaxError("meld needs at least one group of cards")
         return Move(Action.MELD if verb == "meld" else Action.PICKUP, groups)
     raise MoveSyntaxError(
-        f"{verb!r} is not a move: use draw, pickup, meld, discard, ask, yes, no, keep or swap"
+        f"{show(verb)} is not a move: use draw, pickup, meld, discard, ask, yes, no, keep or swap"
     )
 
 
@@ -349,8 +365,8 @@ def move_for(held: Sequence[int], pile_top: int, mid: int) -> Move:
         group += pick_cards(held, C.JOKER, decoded.jokers, used)
         group += pick_cards(held, C.DEUCE, decoded.deuces, used)
         return Move(Action.PICKUP, (Group(top, tuple(group)),))
-    if action is Action.DISCARD:
-        return Move(Action.DISCARD, card=first_card(held, decoded.kind))
+    if action is Action.DISCARD or action is Action.LAY:
+        return Move(action, card=first_card(held, decoded.kind))
     if action is Action.MELD:
         taken: dict[int, int] = {}
         kind = decoded.kind

@@ -2,17 +2,27 @@
 
 The atomic move set can only open with one group; openings of several groups are compound moves.
 ``opening_moves`` proposes a handful of them (every one verified legal), for bots, random play and hints:
-it does not list every possible opening.
+it does not list every possible opening, but it finds one whenever the hand holds one in all but
+contrived positions. The judge leans on it where a rule asks whether a move exists at all: whether the
+pile can be taken (``pile_pickup``: an empty stock cannot be drawn from then) and whether a card can
+still go down (``play_example``: ``must_play_all`` refuses the discard then).
 """
 
 from __future__ import annotations
 
 from handfoot import cards as C
-from handfoot.engine.judge import check
-from handfoot.engine.moves import Action, Group, Move, pick_cards
-from handfoot.engine.pile import pickup_needed, pile_taken, top_refusal
+from handfoot.engine.melding import meld_refusal
+from handfoot.engine.moves import Action, Group, Move, move_for, pick_cards
+from handfoot.engine.pile import pickup_ids, pickup_needed, pickup_refusal, pile_taken, top_refusal
 from handfoot.engine.state import HandState, Phase
-from handfoot.rules.options import BookAdditions, PickupBeforeDown, PickupRestFrom, PileVisible, WildLimit
+from handfoot.rules.options import (
+    BlackThreeBooks,
+    BookAdditions,
+    PickupBeforeDown,
+    PickupRestFrom,
+    PileVisible,
+    WildLimit,
+)
 
 
 def _wild_room(s: HandState, naturals: int, wilds: int) -> int:
@@ -90,50 +100,133 @@ def _to_groups(
 def opening_moves(s: HandState) -> list[Move]:
     """Up to a few legal compound openings for the player to move (empty once their side is down)."""
     seat = s.to_move
+    if s.phase is Phase.PLAY:
+        return meld_openings(s, seat)
+    if s.phase is Phase.DRAW:
+        return pickup_openings(s, seat)
+    return []
+
+
+def _most_points(s: HandState, counts: list[int]) -> int:
+    """An upper bound of the points any opening from kind ``counts`` can count."""
+    rules = s.rules
+    values = rules.card_values
+    least = max(rules.min_naturals, 2)
+    most = counts[C.JOKER] * values[C.JOKER] + counts[C.DEUCE] * values[C.DEUCE]
+    for rank in range(C.ACE, C.FOUR + 1):
+        if counts[rank] >= least:
+            most += counts[rank] * values[rank]
+    if rules.black_three_melds and counts[C.BLACK_THREE] >= 3:
+        most += counts[C.BLACK_THREE] * values[C.BLACK_THREE]
+    return most
+
+
+def _may_fall_short(s: HandState) -> bool:
+    """True where an opening below the minimum may still be legal (book bonuses count, or emptying
+    the hand waives it), so ``_most_points`` rules nothing out."""
+    rules = s.rules
+    return rules.opening_counts_books or rules.opening_waived_if_emptied
+
+
+def meld_openings(s: HandState, seat: int) -> list[Move]:
+    """Up to a few legal compound openings ``seat`` may lay in the play phase (empty once down)."""
     owner = s.seating.owner_of[seat]
-    if s.down[owner] or s.phase not in (Phase.DRAW, Phase.PLAY):
+    if s.down[owner]:
+        return []
+    counts = list(s.hands[seat])
+    if _most_points(s, counts) < s.minimums[owner] and not _may_fall_short(s):
         return []
     out: list[Move] = []
-    if s.phase is Phase.PLAY:
-        counts = list(s.hands[seat])
-        for jokers_first in (False, True):
-            for lean in (True, False):
-                groups = _to_groups(s, seat, _build(s, counts, jokers_first, lean), {})
-                move = Move(Action.MELD, tuple(groups))
-                if groups and move not in out and check(s, move) is None:
-                    out.append(move)
-        return out
-    # Draw phase: an opening made on taking the pile (where the rules allow it before going down).
+    for jokers_first in (False, True):
+        for lean in (True, False):
+            groups = _to_groups(s, seat, _build(s, counts, jokers_first, lean), {})
+            move = Move(Action.MELD, tuple(groups))
+            if groups and move not in out and meld_refusal(s, seat, move.groups) is None:
+                out.append(move)
+    return out
+
+
+def pickup_openings(s: HandState, seat: int) -> list[Move]:
+    """Up to a few legal compound pickups that open for ``seat`` in the draw phase (where the rules let
+    a side that is not down take the pile with an opening; empty once down)."""
+    owner = s.seating.owner_of[seat]
+    if s.down[owner]:
+        return []
     if top_refusal(s, seat) is not None or s.rules.pickup_before_down is PickupBeforeDown.NEVER:
         return []
     top = C.KIND_OF[s.pile[-1]]
     needed = pickup_needed(s, seat)
-    if s.hands[seat][top] < needed:
+    have = s.hands[seat][top]
+    if have < needed:
         return []
-    first_taken: dict[int, int] = {}
-    first = Group(top, tuple(pick_cards(s.hand_cards[seat], top, needed, first_taken)))
-    counts = list(s.hands[seat])
-    counts[top] -= needed
     # Cards under the top may join the opening only where the player can see them before taking.
     rules = s.rules
     pile_seen = rules.pile_visible is PileVisible.ALL and rules.pickup_rest_from is PickupRestFrom.PILE
     use_pile = pile_seen and rules.pickup_before_down is PickupBeforeDown.WITH_OPENING
-    if use_pile:
-        for card in pile_taken(s):
-            counts[C.KIND_OF[card]] += 1
-    for jokers_first in (False, True):
-        specs = [g for g in _build(s, counts, jokers_first, lean=False) if g[0] != top]
-        if not specs:
-            continue
-        groups = (
-            _to_groups_with_pile(s, seat, specs, first_taken)
-            if use_pile
-            else _to_groups(s, seat, specs, first_taken)
-        )
-        move = Move(Action.PICKUP, (first, *groups))
-        if move not in out and check(s, move) is None:
-            out.append(move)
+    out: list[Move] = []
+    # the first group: the naturals needed, or every natural of the top card's rank held
+    for with_top in sorted({needed, have}):
+        first_taken: dict[int, int] = {}
+        first = Group(top, tuple(pick_cards(s.hand_cards[seat], top, with_top, first_taken)))
+        counts = list(s.hands[seat])
+        counts[top] -= with_top
+        if use_pile:
+            for card in pile_taken(s):
+                counts[C.KIND_OF[card]] += 1
+        for jokers_first in (False, True):
+            specs = [g for g in _build(s, counts, jokers_first, lean=False) if g[0] != top]
+            if not specs:
+                continue
+            groups = (
+                _to_groups_with_pile(s, seat, specs, first_taken)
+                if use_pile
+                else _to_groups(s, seat, specs, first_taken)
+            )
+            move = Move(Action.PICKUP, (first, *groups))
+            if move not in out and pickup_refusal(s, move) is None:
+                out.append(move)
     return out
+
+
+def pile_pickup(s: HandState) -> Move | None:
+    """A legal way for the player to move to take the discard pile now (draw phase): the atomic pickup
+    with the fewest naturals, else a pickup that opens with several melds; None if the pile cannot be
+    taken."""
+    if s.phase is not Phase.DRAW:
+        return None
+    seat = s.to_move
+    ids = pickup_ids(s, seat)
+    if ids:
+        return move_for(s.hand_cards[seat], s.pile[-1], ids[0])
+    openings = pickup_openings(s, seat)
+    return openings[0] if openings else None
+
+
+def play_example(s: HandState, seat: int, meld_ids: list[int]) -> Move | None:
+    """A card or cards ``seat`` may still lay in the play phase: the first legal meld id of
+    ``meld_ids`` (``melding.meld_ids``), else an opening of several melds; None if nothing can go down."""
+    if meld_ids:
+        return move_for(s.hand_cards[seat], s.pile[-1] if s.pile else -1, meld_ids[0])
+    openings = meld_openings(s, seat)
+    return openings[0] if openings else None
+
+
+def black_three_book_moves(s: HandState) -> list[Move]:
+    """The whole book of black 3s the player to move may lay now (``black_three_books``), as a one-group
+    compound move: a list of one move, or empty."""
+    rules = s.rules
+    seat = s.to_move
+    if (
+        rules.black_three_books is BlackThreeBooks.NONE
+        or s.phase is not Phase.PLAY
+        or not s.in_foot[seat]
+        or s.hands[seat][C.BLACK_THREE] < rules.book_size
+        or s.meld_of[s.seating.owner_of[seat]][C.BLACK_THREE] >= 0
+    ):
+        return []
+    cards = pick_cards(s.hand_cards[seat], C.BLACK_THREE, s.hands[seat][C.BLACK_THREE], {})
+    move = Move(Action.MELD, (Group(C.BLACK_THREE, tuple(cards)),))
+    return [move] if meld_refusal(s, seat, move.groups) is None else []
 
 
 def _to_groups_with_pile(

@@ -51,7 +51,9 @@ def pile_taken(s: HandState) -> list[int]:
     return s.pile[-count:-1]
 
 
-def top_refusal(s: HandState, seat: int) -> Refusal | None:
+def frozen_refusal(s: HandState) -> Refusal | None:
+    """Why nobody may take the discard pile now, whoever is to move: it is never taken at this table,
+    it is empty, or its top card cannot be taken (a wild, a 3; a black 3 freezing it). None otherwise."""
     rules = s.rules
     if not rules.pickup_allowed:
         return Refusal(
@@ -68,6 +70,16 @@ def top_refusal(s: HandState, seat: int) -> Refusal | None:
         return Refusal("black_three_melds", "A 3 on top cannot be taken: 3s cannot be melded from the pile.")
     if top == RED_THREE:
         return Refusal("red_threes", "A red 3 on top cannot be taken.")
+    return None
+
+
+def top_refusal(s: HandState, seat: int) -> Refusal | None:
+    """Why ``seat`` may not take the discard pile whatever it melds with it (``frozen_refusal``, or a
+    side not yet down where the rules never let one take it). None otherwise."""
+    why = frozen_refusal(s)
+    if why is not None:
+        return why
+    rules = s.rules
     owner = s.seating.owner_of[seat]
     if not s.down[owner] and rules.pickup_before_down is PickupBeforeDown.NEVER:
         who = "you have" if s.seating.num_owners == s.players else "your side has"
@@ -252,15 +264,6 @@ def pickup_ids(s: HandState, seat: int) -> list[int]:
                 if held[kind] and pickup_refusal(s, move_for(s.hand_cards[seat], top_card, mid)) is None:
                     out.append(mid)
     return out
-
-
-def can_take_pile(s: HandState, seat: int) -> bool:
-    """True if ``seat`` may take the discard pile now with an atomic pickup.
-
-    (An empty stock ends the hand when the player to draw cannot take the pile; a pile that could only
-    be taken with an opening of several melds does not keep the hand going.)
-    """
-    return bool(pickup_ids(s, seat))
 
 
 def pickup_move(s: HandState, seat: int, naturals: int) -> Move:

@@ -42,6 +42,9 @@ def state_to_json(s: HandState) -> dict[str, Any]:
         "out_seat": s.out_seat,
         "end_reason": s.end_reason.name.lower(),
         "move_count": s.move_count,
+        "reshuffle_seed": s.reshuffle_seed,
+        "reshuffles": s.reshuffles,
+        "turn_wilds": [[index, count] for index, count in sorted(s.turn_wilds.items())],
     }
 
 
@@ -74,4 +77,7 @@ def state_from_json(data: dict[str, Any]) -> HandState:
     s.out_seat = int(data["out_seat"])
     s.end_reason = EndReason[str(data["end_reason"]).upper()]
     s.move_count = int(data["move_count"])
+    s.reshuffle_seed = int(data.get("reshuffle_seed", 0))
+    s.reshuffles = int(data.get("reshuffles", 0))
+    s.turn_wilds = {int(index): int(count) for index, count in data.get("turn_wilds", [])}
     return s

@@ -10,7 +10,7 @@ from __future__ import annotations
 from enum import IntEnum
 
 from handfoot import cards as C
-from handfoot.rules.options import MeldOwner, RuleSet
+from handfoot.rules.options import EmptyStock, MeldOwner, RuleSet
 
 
 class Phase(IntEnum):
@@ -122,19 +122,28 @@ class HandState:
         "pile",
         "players",
         "red_threes",
+        "reshuffle_seed",
+        "reshuffles",
         "rules",
         "seating",
         "stock",
         "to_move",
         "turn_seat",
+        "turn_wilds",
     )
 
     def __init__(
-        self, rules: RuleSet, players: int, hand_index: int, dealer: int, minimums: list[int]
+        self,
+        rules: RuleSet,
+        players: int,
+        hand_index: int,
+        dealer: int,
+        minimums: list[int],
+        seating: Seating | None = None,
     ) -> None:
         self.rules = rules
         self.players = players
-        self.seating = Seating(rules, players)
+        self.seating = Seating(rules, players) if seating is None else seating  # derived: may be shared
         self.hand_index = hand_index
         self.dealer = dealer
         self.first_player = (dealer + 1) % players
@@ -162,6 +171,20 @@ class HandState:
         self.out_seat = -1
         self.end_reason = EndReason.NONE
         self.move_count = 0
+        # empty_stock = "reshuffle_pile": the hand's own seed for reshuffling the pile (secret, never in a
+        # view), and how many times it was reshuffled
+        self.reshuffle_seed = 0
+        self.reshuffles = 0
+        # wilds added this turn to melds already on the table, by meld index (max_wilds_added_per_turn)
+        self.turn_wilds: dict[int, int] = {}
+
+    def can_reshuffle(self, need: int = 0) -> bool:
+        """True if an empty stock is refilled from the pile (``empty_stock``) and the pile but its top card
+        holds the ``need`` cards still to draw (``draw_count`` by default): a pile too small to refill a
+        draw ends the hand as an empty stock does, so a hand cannot go on with cards trickling round."""
+        if self.rules.empty_stock is not EmptyStock.RESHUFFLE_PILE:
+            return False
+        return len(self.pile) - 1 >= (need or self.rules.draw_count)
 
     def hand_size(self, seat: int) -> int:
         """Cards in a seat's hand (the Foot, once picked up, is the hand)."""
@@ -169,12 +192,8 @@ class HandState:
 
     def copy(self) -> HandState:
         """A deep, independent copy."""
-        other = HandState.__new__(HandState)
-        other.rules = self.rules
-        other.players = self.players
-        other.seating = self.seating
-        other.hand_index = self.hand_index
-        other.dealer = self.dealer
+        # the constructor, not __new__: compiled with mypyc, a HandState is only made through __init__
+        other = HandState(self.rules, self.players, self.hand_index, self.dealer, self.minimums, self.seating)
         other.first_player = self.first_player
         other.hands = [list(h) for h in self.hands]
         other.hand_cards = [list(h) for h in self.hand_cards]
@@ -187,7 +206,6 @@ class HandState:
         other.meld_of = [list(m) for m in self.meld_of]
         other.books = [list(b) for b in self.books]
         other.down = list(self.down)
-        other.minimums = list(self.minimums)
         other.red_threes = [list(r) for r in self.red_threes]
         other.turn_seat = self.turn_seat
         other.to_move = self.to_move
@@ -197,6 +215,9 @@ class HandState:
         other.out_seat = self.out_seat
         other.end_reason = self.end_reason
         other.move_count = self.move_count
+        other.reshuffle_seed = self.reshuffle_seed
+        other.reshuffles = self.reshuffles
+        other.turn_wilds = dict(self.turn_wilds)
         return other
 
     def __eq__(self, other: object) -> bool:
@@ -232,8 +253,11 @@ _COMPARED_FIELDS: tuple[str, ...] = (
     "pile",
     "players",
     "red_threes",
+    "reshuffle_seed",
+    "reshuffles",
     "rules",
     "stock",
     "to_move",
     "turn_seat",
+    "turn_wilds",
 )

@@ -29,7 +29,7 @@ from collections.abc import Callable, Sequence
 
 from handfoot import cards as C
 from handfoot.engine import Action, Group, Move, Phase
-from handfoot.engine.moves import DECODED, MAX_PICKUP_NATURALS, NUM_MOVE_IDS, PICKUP_BASE
+from handfoot.engine.moves import DECODED, NUM_MOVE_IDS
 from handfoot.engine.views import SeatInfo
 from handfoot.rules.options import PickupBeforeDown
 
@@ -49,6 +49,9 @@ _SINGLES: tuple[tuple[int, int, int, int, int], ...] = tuple(
     for mid, d in enumerate(DECODED)
     if d is not None and d.action is Action.MELD and d.naturals + d.jokers + d.deuces == 1
 )
+
+
+_PICKUPS = tuple(mid for mid, d in enumerate(DECODED) if d is not None and d.action is Action.PICKUP)
 
 
 def is_pickup(action: int) -> bool:
@@ -143,10 +146,12 @@ class Opening:
             raise ValueError(f"action {action} is not a pickup")
         kind = KIND_OF[top]
         cards: list[int] = []
-        for card in C.IDS_OF_KIND[kind]:
-            cards.extend([card] * min(self.pool[card], decoded.naturals - len(cards)))
-        if len(cards) < decoded.naturals:
-            return None
+        wanted = ((kind, decoded.naturals), (C.JOKER, decoded.jokers), (C.DEUCE, decoded.deuces))
+        for of_kind, count in wanted:
+            held = [card for card in C.IDS_OF_KIND[of_kind] for _ in range(self.pool[card])]
+            if len(held) < count:
+                return None
+            cards += held[:count]
         return Move(Action.PICKUP, (Group(kind, tuple(cards)), *self.groups))
 
 
@@ -190,8 +195,8 @@ def pickup_ids(opening: Opening, pile_top: int, is_legal: Callable[[Move], bool]
     out: list[int] = []
     if pile_top < 0:
         return out
-    for naturals in range(MAX_PICKUP_NATURALS + 1):
-        move = opening.pickup(pile_top, PICKUP_BASE + naturals)
+    for action in _PICKUPS:
+        move = opening.pickup(pile_top, action)
         if move is not None and is_legal(move):
-            out.append(PICKUP_BASE + naturals)
+            out.append(action)
     return out

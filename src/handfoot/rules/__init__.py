@@ -10,12 +10,15 @@ from handfoot.rules.load import (
     rules_to_mapping,
 )
 from handfoot.rules.options import (
+    OPTION_CHOICES,
     OPTION_HELP,
     OPTION_NAMES,
     OPTION_SECTION,
     SECTION_TITLES,
     AfterOut,
+    BlackThreeBooks,
     BookAdditions,
+    EmptyStock,
     EmptyWithoutOut,
     FirstUpcard,
     GameEnd,
@@ -33,13 +36,16 @@ from handfoot.rules.options import (
 )
 
 __all__ = [
+    "OPTION_CHOICES",
     "OPTION_HELP",
     "OPTION_NAMES",
     "OPTION_SECTION",
     "PRESET_NAMES",
     "SECTION_TITLES",
     "AfterOut",
+    "BlackThreeBooks",
     "BookAdditions",
+    "EmptyStock",
     "EmptyWithoutOut",
     "FirstUpcard",
     "GameEnd",

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from handfoot.wording import show
+
 
 class RuleError(ValueError):
     """A rule option (or rule file) that cannot be used: names the option, the value and what is allowed."""
@@ -12,4 +14,4 @@ class RuleError(ValueError):
         self.allowed = allowed
         self.reason = reason
         why = f" ({reason})" if reason else ""
-        super().__init__(f"rule option {option!r}: {value!r} is not allowed{why}; allowed: {allowed}")
+        super().__init__(f"rule option {option}: {show(value)} is not allowed{why}; allowed: {allowed}")

@@ -12,12 +12,25 @@ from pathlib import Path
 from typing import Any
 
 from handfoot import cards as C
+from handfoot.decode import DecodeError, decode_json, decode_toml, read_text
 from handfoot.rules.errors import RuleError
-from handfoot.rules.options import BOOK_ANY, BOOK_STATUS_WORDS, CARD_VALUE_KEYS, OPTION_NAMES, RuleSet
+from handfoot.rules.options import (
+    BOOK_ANY,
+    BOOK_STATUS_WORDS,
+    CARD_VALUE_KEYS,
+    OPTION_FIELDS,
+    OPTION_NAMES,
+    PER_HAND_OPTIONS,
+    RuleSet,
+)
+from handfoot.rules.toml import toml_value
 from handfoot.rules.validate import validate
 from handfoot.text import text_problem
+from handfoot.wording import kind, show
 
 PRESET_NAMES: tuple[str, ...] = ("kitchen-table", "head-and-foot", "family", "marmot", "in-laws")
+# The preset a rule file extends when it names none.
+DEFAULT_PRESET = "kitchen-table"
 # The text options and their longest allowed values (they are shown in the lobby and on every table).
 MAX_TEXT = 1000
 TEXT_LIMITS: dict[str, int] = {"name": 64, "title": 120, "summary": MAX_TEXT}
@@ -37,11 +50,17 @@ def _coerce(option: str, value: Any) -> Any:
         return _coerce_decks_by_players(value)
     if option == "book_bonuses":
         return _coerce_book_bonuses(value)
+    if option in PER_HAND_OPTIONS and isinstance(value, list | tuple):
+        if not value or len(value) > 100 or any(isinstance(v, bool) or not isinstance(v, int) for v in value):
+            raise RuleError(
+                option, value, "a whole number, or a list of 1 to 100 whole numbers (one per hand)"
+            )
+        return tuple(value)
     if isinstance(default, StrEnum):
         enum_type = type(default)
         if isinstance(value, bool) and option in _BOOLEAN_ALIASES:
             value = _BOOLEAN_ALIASES[option][value]
-        allowed = ", ".join(repr(m.value) for m in enum_type)
+        allowed = ", ".join(m.value for m in enum_type)
         if not isinstance(value, str) or value not in {m.value for m in enum_type}:
             raise RuleError(option, value, f"one of {allowed}")
         return enum_type(value)
@@ -118,7 +137,7 @@ def _coerce_book_bonuses(value: Any) -> tuple[tuple[int, int, int], ...]:
         except C.CardError:
             rank = -1
         if rank < 0 or (rank == C.WILD_RANK and status != BOOK_ANY):
-            raise RuleError("book_bonuses", {key: points}, allowed, f"{key!r} is not a book")
+            raise RuleError("book_bonuses", {key: points}, allowed, f"{show(key)} is not a book")
         if isinstance(points, bool) or not isinstance(points, int):
             raise RuleError("book_bonuses", {key: points}, allowed)
         if rank == C.WILD_RANK:
@@ -134,7 +153,7 @@ def _coerce_card_values(value: Any) -> tuple[int, ...]:
     values = list(_FIELD_DEFAULTS["card_values"])
     for key, points in value.items():
         if key not in CARD_VALUE_KEYS:
-            raise RuleError("card_values", {key: points}, allowed, f"{key!r} is not a card kind")
+            raise RuleError("card_values", {key: points}, allowed, f"{show(key)} is not a card kind")
         if isinstance(points, bool) or not isinstance(points, int):
             raise RuleError("card_values", {key: points}, allowed)
         values[CARD_VALUE_KEYS.index(key)] = points
@@ -157,9 +176,30 @@ def apply_overrides(base: RuleSet, overrides: Mapping[str, Any]) -> RuleSet:
                 merged.update(value)
                 value = merged
         changes[option] = _coerce(option, value)
+    _split_per_hand(base, changes)
     if "name" not in changes and changes:
         changes["name"] = f"{base.name}+custom" if not base.name.endswith("+custom") else base.name
     return validate(replace(base, **changes))
+
+
+def _split_per_hand(base: RuleSet, changes: dict[str, Any]) -> None:
+    """Options of PER_HAND_OPTIONS given as lists go to ``hand_values`` (their field takes the first
+    hand's value); one given as a number drops the list ``base`` had for it."""
+    lists = dict(base.hand_values)
+    touched = False
+    for option in PER_HAND_OPTIONS:
+        if option not in changes:
+            continue
+        value = changes[option]
+        touched = True
+        if isinstance(value, tuple):
+            changes[option] = value[0]
+            if len(set(value)) > 1:
+                lists[option] = value
+                continue
+        lists.pop(option, None)
+    if touched:
+        changes["hand_values"] = tuple((o, lists[o]) for o in PER_HAND_OPTIONS if o in lists)
 
 
 @cache
@@ -174,46 +214,83 @@ def preset(name: str) -> RuleSet:
 
 def rules_from_mapping(data: Mapping[str, Any]) -> RuleSet:
     """A rule set from a table: ``extends`` names a preset (default kitchen-table), other keys override it."""
-    base_name = data.get("extends", "kitchen-table")
+    base_name = data.get("extends", DEFAULT_PRESET)
     if not isinstance(base_name, str):
         raise RuleError("extends", base_name, f"one of {', '.join(PRESET_NAMES)}")
     return apply_overrides(preset(base_name), data)
 
 
 def load_rules(source: str | Path | Mapping[str, Any]) -> RuleSet:
-    """A preset name, a path to a TOML rule file, or a table of overrides, as a validated RuleSet."""
+    """A preset name, a path to a rule file (TOML, or JSON), or a table of overrides, as a validated
+    RuleSet. A file without a ``name`` takes its file name's stem."""
     if isinstance(source, Mapping):
         return rules_from_mapping(source)
     if isinstance(source, str) and source in PRESET_NAMES:
         return preset(source)
-    path = Path(source)
-    if not path.exists():
-        raise RuleError(
-            "rules",
-            str(source),
-            f"a preset ({', '.join(PRESET_NAMES)}) or an existing TOML file",
-            "no such preset or file",
-        )
+    return rules_from_mapping(read_rule_file(source))
+
+
+RULE_FILE = (
+    f"a preset ({', '.join(PRESET_NAMES)}) or a TOML rule file (JSON as `rules show --json` prints it)"
+)
+
+
+def read_rule_file(path: str | Path) -> dict[str, Any]:
+    """The table of options in a rule file (``name`` set to the file's stem when it has none).
+
+    Raises RuleError (option ``rules``, its reason a sentence naming the file) for a file that does not
+    exist, cannot be read, does not parse as TOML or JSON (JSON when it starts with ``{``), or holds
+    something else than one table."""
+    path = Path(path)
+    if not path.is_file():
+        reason = f"{path} is a folder" if path.is_dir() else f"there is no preset or file called {path}"
+        raise RuleError("rules", str(path), RULE_FILE, reason)
     try:
-        text = path.read_text("utf-8")
-    except (OSError, UnicodeDecodeError) as exc:
-        raise RuleError(
-            "rules", str(source), "a readable UTF-8 TOML file", f"it cannot be read: {exc}"
-        ) from None
+        text, name = read_text(path)
+    except DecodeError as exc:
+        raise RuleError("rules", str(path), RULE_FILE, str(exc)) from None
+    return labelled(rule_table(text, name), path.stem)
+
+
+def labelled(table: dict[str, Any], name: str) -> dict[str, Any]:
+    """A rule file's table with the labels it does not give: ``name``, a title saying what it extends,
+    and a summary listing the options it sets (a rule file is not the sheet of the preset it extends)."""
+    out = dict(table)
+    base = out.get("extends", DEFAULT_PRESET)
+    out.setdefault("name", name)
+    out.setdefault("title", f"{out['name']}: {base} with house changes")
+    changes = [f"{key} = {toml_value(value)}" for key, value in table.items() if key not in _LABEL_KEYS]
+    summary = f"{base}, changing {', '.join(changes)}." if changes else f"{base} unchanged."
+    if len(summary) > TEXT_LIMITS["summary"]:
+        summary = f"{base}, changing {len(changes)} options (handfoot rules show lists them)."
+    out.setdefault("summary", summary)
+    return out
+
+
+_LABEL_KEYS = ("extends", "name", "title", "summary")
+
+
+def rule_table(text: str, name: str) -> dict[str, Any]:
+    """The table of options in the text of a rule file (JSON when it starts with ``{``, else TOML);
+    raises RuleError (option ``rules``) when it cannot be read as one."""
     try:
-        data = tomllib.loads(text)
-    except tomllib.TOMLDecodeError as exc:
-        raise RuleError("rules", str(source), "a TOML file", f"it does not parse: {exc}") from None
-    if "name" not in data:
-        data["name"] = path.stem
-    return rules_from_mapping(data)
+        data = decode_json(text, name) if text.lstrip().startswith("{") else decode_toml(text, name)
+    except DecodeError as exc:
+        raise RuleError("rules", name, RULE_FILE, str(exc)) from None
+    if not isinstance(data, dict):
+        raise RuleError("rules", name, RULE_FILE, f"{name} holds {kind(data)}, not a table of options")
+    return data
 
 
 def rules_to_mapping(rules: RuleSet) -> dict[str, Any]:
     """Every option of a rule set as plain JSON/TOML-friendly values (inverse of ``rules_from_mapping``)."""
     out: dict[str, Any] = {}
-    for f in fields(RuleSet):
+    lists = dict(rules.hand_values)
+    for f in OPTION_FIELDS:
         value = getattr(rules, f.name)
+        if f.name in lists:
+            out[f.name] = list(lists[f.name])
+            continue
         if f.name == "card_values":
             value = dict(zip(CARD_VALUE_KEYS, value, strict=False))
         elif f.name == "decks_by_players":

@@ -7,8 +7,10 @@ help line and the section of RULES.md it comes from. Validation of a whole rule 
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field, fields
+from dataclasses import dataclass, field, fields, replace
 from enum import StrEnum
+from functools import cache
+from typing import Any
 
 from handfoot import cards as C
 
@@ -40,6 +42,21 @@ class OpeningBy(StrEnum):
 
     SCORE = "score"
     HAND = "hand"
+
+
+class BlackThreeBooks(StrEnum):
+    """Whether a whole book of black 3s may be laid from the Foot, and what kind of book it counts as."""
+
+    NONE = "none"
+    CLEAN = "clean"
+    DIRTY = "dirty"
+
+
+class EmptyStock(StrEnum):
+    """What an empty stock does when a player must draw."""
+
+    END = "end"
+    RESHUFFLE_PILE = "reshuffle_pile"
 
 
 class BookAdditions(StrEnum):
@@ -78,6 +95,7 @@ class RedThrees(StrEnum):
 
     LAY_DOWN = "lay_down"
     HOLD = "hold"
+    LAY_BY_CHOICE = "lay_by_choice"
 
 
 class PileVisible(StrEnum):
@@ -262,6 +280,18 @@ class RuleSet:
     max_wilds: int = field(
         default=0, metadata=_meta("Most wilds in one meld or book (0: no limit beyond wild_limit).", "melds")
     )
+    max_wilds_new_meld: int = field(
+        default=0,
+        metadata=_meta(
+            "Most wilds in the group that starts a meld of a rank (0: no limit beyond the others).", "melds"
+        ),
+    )
+    max_wilds_added_per_turn: int = field(
+        default=0,
+        metadata=_meta(
+            "Most wilds one turn may add to one meld already on the table (0: no limit).", "melds"
+        ),
+    )
     wild_melds: bool = field(
         default=False,
         metadata=_meta("Melds made only of wilds are allowed (they close as wild books).", "melds"),
@@ -270,6 +300,14 @@ class RuleSet:
         default=False,
         metadata=_meta(
             "Black 3s may be melded, only as a natural meld of black 3s, only when going out.", "melds"
+        ),
+    )
+    black_three_books: BlackThreeBooks = field(
+        default=BlackThreeBooks.NONE,
+        metadata=_meta(
+            "A book of black 3s may be laid by a player in the Foot, only whole (book_size black 3s at "
+            "once, no wilds), counting as a clean or a dirty book (none: not allowed).",
+            "melds",
         ),
     )
     book_size: int = field(default=7, metadata=_meta("Cards that make a meld a book.", "melds"))
@@ -325,10 +363,26 @@ class RuleSet:
             "turn",
         ),
     )
+    empty_stock: EmptyStock = field(
+        default=EmptyStock.END,
+        metadata=_meta(
+            "A player who must draw from an empty stock: the hand ends (unless the pile can be taken), or "
+            "the pile but its top card is shuffled into a new stock (reshuffle_pile).",
+            "turn",
+        ),
+    )
     black_three_freezes: bool = field(
         default=True, metadata=_meta("A black 3 on top of the pile stops the next player taking it.", "turn")
     )
     discard_wilds: bool = field(default=True, metadata=_meta("Wilds may be discarded.", "turn"))
+    wild_final_discard: bool = field(
+        default=True,
+        metadata=_meta(
+            "The discard that goes out may be a wild (if not, a play may not leave a lone wild to go out "
+            "with).",
+            "turn",
+        ),
+    )
     discard_playable: bool = field(
         default=True,
         metadata=_meta(
@@ -338,12 +392,20 @@ class RuleSet:
         ),
     )
     must_play_all: bool = field(
-        default=False, metadata=_meta("A player must meld everything they can before discarding.", "turn")
+        default=False,
+        metadata=_meta(
+            "A player must lay down every card that can go down (onto a meld, as a new meld, or as an "
+            "opening held) before discarding.",
+            "turn",
+        ),
     )
     red_threes: RedThrees = field(
         default=RedThrees.LAY_DOWN,
         metadata=_meta(
-            "Red 3s are laid down at once and replaced from the stock, or held like other cards.", "turn"
+            "Red 3s are laid down at once and replaced from the stock; held like other cards; or held and "
+            "laid down (not replaced) in one's turn when the player chooses, never discarded "
+            "(lay_by_choice).",
+            "turn",
         ),
     )
     pile_visible: PileVisible = field(
@@ -364,14 +426,22 @@ class RuleSet:
             "Picking up the Foot at the start of a turn is that turn's draw: play goes on to melding.", "out"
         ),
     )
-    go_out_books: int = field(default=1, metadata=_meta("Books of any kind needed to go out.", "out"))
-    go_out_clean: int = field(default=0, metadata=_meta("Clean books needed to go out.", "out"))
+    go_out_books: int = field(
+        default=1, metadata=_meta("Books of any kind needed to go out (a list: one per hand).", "out")
+    )
+    go_out_clean: int = field(
+        default=0, metadata=_meta("Clean books needed to go out (a list: one per hand).", "out")
+    )
     go_out_dirty: int = field(
         default=0,
-        metadata=_meta("Dirty books needed to go out (a clean book does not count as dirty).", "out"),
+        metadata=_meta(
+            "Dirty books needed to go out (a clean book does not count as dirty; a list: one per hand).",
+            "out",
+        ),
     )
     go_out_wild: int = field(
-        default=0, metadata=_meta("Wild books needed to go out (needs wild_melds).", "out")
+        default=0,
+        metadata=_meta("Wild books needed to go out (needs wild_melds; a list: one per hand).", "out"),
     )
     all_feet_to_go_out: bool = field(
         default=True,
@@ -450,10 +520,32 @@ class RuleSet:
             "Points taken away for each meld of wilds that is not a book at the end of the hand.", "scoring"
         ),
     )
-    going_out_bonus: int = field(default=100, metadata=_meta("Bonus for the side that goes out.", "scoring"))
+    going_out_bonus: int = field(
+        default=100, metadata=_meta("Bonus for the side that goes out (a list: one per hand).", "scoring")
+    )
     unplayed_foot_counts: bool = field(
         default=True, metadata=_meta("Cards in a Foot never picked up count against the side.", "scoring")
     )
+    # Not an option of its own: the options of PER_HAND_OPTIONS given as a list in a rule file, one value
+    # per hand (the option's field holds the first hand's value). ``for_hand`` resolves them.
+    hand_values: tuple[tuple[str, tuple[int, ...]], ...] = field(
+        default=(), metadata={"help": "", "section": "game", "internal": True}
+    )
+
+    def for_hand(self, hand_index: int) -> RuleSet:
+        """The rules one hand (0-based) is played under: each option given one value per hand takes that
+        hand's value (the last value holds for later hands). The rule set itself when none is."""
+        if not self.hand_values:
+            return self
+        return _for_hand(self, hand_index)
+
+    def per_hand(self, option: str) -> tuple[int, ...]:
+        """The values of an option of PER_HAND_OPTIONS, one per hand (one value: every hand)."""
+        for name, values in self.hand_values:
+            if name == option:
+                return values
+        value: int = getattr(self, option)
+        return (value,)
 
     def decks_for(self, players: int) -> int:
         """Decks in the shoe for this many players."""
@@ -499,7 +591,26 @@ class RuleSet:
         return mins[-1] + self.opening_increment * (hand_index - len(mins) + 1)
 
 
-OPTION_NAMES: tuple[str, ...] = tuple(f.name for f in fields(RuleSet))
+@cache
+def _for_hand(rules: RuleSet, hand_index: int) -> RuleSet:
+    changes: dict[str, Any] = {
+        name: values[min(hand_index, len(values) - 1)] for name, values in rules.hand_values
+    }
+    changes["hand_values"] = ()
+    return replace(rules, **changes)
+
+
+# Options a rule file may give as a list, one value per hand (as opening_minimums is, by hand).
+PER_HAND_OPTIONS: tuple[str, ...] = (
+    "go_out_books",
+    "go_out_clean",
+    "go_out_dirty",
+    "go_out_wild",
+    "going_out_bonus",
+)
+# The option fields (``hand_values`` is how per-hand lists are kept, not an option of its own).
+OPTION_FIELDS = tuple(f for f in fields(RuleSet) if not f.metadata.get("internal"))
+OPTION_NAMES: tuple[str, ...] = tuple(f.name for f in OPTION_FIELDS)
 # The sections of RULES.md the options are grouped by, in order, with their headings.
 SECTION_TITLES: dict[str, str] = {
     "identity": "Identity",
@@ -510,6 +621,12 @@ SECTION_TITLES: dict[str, str] = {
     "out": "5. The Foot and going out",
     "scoring": "6. Scoring a hand",
 }
-OPTION_HELP: dict[str, str] = {f.name: str(f.metadata["help"]) for f in fields(RuleSet)}
-OPTION_SECTION: dict[str, str] = {f.name: str(f.metadata["section"]) for f in fields(RuleSet)}
+OPTION_HELP: dict[str, str] = {f.name: str(f.metadata["help"]) for f in OPTION_FIELDS}
+OPTION_SECTION: dict[str, str] = {f.name: str(f.metadata["section"]) for f in OPTION_FIELDS}
 CARD_VALUE_KEYS: tuple[str, ...] = C.KIND_NAMES[:14]
+# The allowed words of every option that takes one of a few (an enumeration), in declaration order.
+OPTION_CHOICES: dict[str, tuple[str, ...]] = {
+    f.name: tuple(member.value for member in type(f.default))
+    for f in fields(RuleSet)
+    if isinstance(f.default, StrEnum)
+}

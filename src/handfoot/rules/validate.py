@@ -18,7 +18,17 @@ def _at_least(rules: RuleSet, option: str, low: int, high: int | None = None) ->
 
 
 def validate(rules: RuleSet) -> RuleSet:
-    """Return ``rules`` unchanged if it is playable; raise ``RuleError`` naming the first bad option."""
+    """Return ``rules`` unchanged if it is playable; raise ``RuleError`` naming the first bad option.
+    Options given one value per hand are checked hand by hand (each hand's rules must be playable)."""
+    if rules.hand_values:
+        longest = max(len(values) for _, values in rules.hand_values)
+        for hand_index in range(longest):
+            _validate(rules.for_hand(hand_index))
+        return rules
+    return _validate(rules)
+
+
+def _validate(rules: RuleSet) -> RuleSet:
     allowed_players = f"player counts from {MIN_PLAYERS} to {MAX_PLAYERS}"
     if not rules.players_allowed or any(not MIN_PLAYERS <= p <= MAX_PLAYERS for p in rules.players_allowed):
         raise RuleError(
@@ -47,6 +57,8 @@ def validate(rules: RuleSet) -> RuleSet:
     _at_least(rules, "opening_increment", 0)
     _at_least(rules, "min_naturals", 1, 7)
     _at_least(rules, "max_wilds", 0, 20)
+    _at_least(rules, "max_wilds_new_meld", 0, 20)
+    _at_least(rules, "max_wilds_added_per_turn", 0, 20)
     _at_least(rules, "book_size", 3, 20)
     _at_least(rules, "draw_count", 1, 5)
     _at_least(rules, "pickup_naturals", 1, 3)
@@ -88,6 +100,12 @@ def validate(rules: RuleSet) -> RuleSet:
             )
         if rank == C.WILD_RANK and not rules.wild_melds:
             raise RuleError("book_bonuses", {"W": points}, "no W row unless wild_melds = true")
+        if rank == C.BLACK_THREE and not rules.black_three_melds and rules.black_three_books == "none":
+            raise RuleError(
+                "book_bonuses",
+                {"3": points},
+                "no 3 row unless black_three_melds = true or black_three_books is not 'none'",
+            )
     _at_least(rules, "wild_meld_penalty", 0)
     if rules.wild_meld_penalty and not rules.wild_melds:
         raise RuleError(

@@ -12,7 +12,9 @@ database_url          HANDFOOT_DATABASE_URL       ``sqlite:///<data_dir>/handfoo
 redis_url             HANDFOOT_REDIS_URL          none (one process: moves reach only its clients)
 bot_delay             HANDFOOT_BOT_DELAY          ``0.8`` (seconds before a bot moves)
 snapshot_every        HANDFOOT_SNAPSHOT_EVERY     ``50`` (moves between snapshots)
+away_seconds          HANDFOOT_AWAY_SECONDS       ``60`` (a player gone this long is shown away)
 rate_limit            HANDFOOT_RATE_LIMIT         ``1`` (scales every rate limit; ``0``: none)
+idle_seconds          HANDFOOT_IDLE_SECONDS       ``600`` (a table unused this long is unloaded)
 public_url            HANDFOOT_PUBLIC_URL         none (links use the address the page was opened at)
 ====================  ==========================  ==========================================
 
@@ -39,7 +41,9 @@ DEFAULT_HOST = "127.0.0.1"
 DEFAULT_PORT = 8000
 DEFAULT_BOT_DELAY = 0.8
 DEFAULT_SNAPSHOT_EVERY = 50
+DEFAULT_AWAY_SECONDS = 60.0
 DEFAULT_RATE_LIMIT = 1.0
+DEFAULT_IDLE_SECONDS = 600.0
 
 
 class SettingsError(ValueError):
@@ -124,7 +128,9 @@ class Settings:
     redis_url: str = ""
     bot_delay: float = DEFAULT_BOT_DELAY
     snapshot_every: int = DEFAULT_SNAPSHOT_EVERY
+    away_seconds: float = DEFAULT_AWAY_SECONDS
     rate_limit: float = DEFAULT_RATE_LIMIT  # multiplies each rate limit's burst (server.limits); 0: none
+    idle_seconds: float = DEFAULT_IDLE_SECONDS  # a table nobody used for this long leaves memory
     public_url: str = ""
 
     def __post_init__(self) -> None:
@@ -175,7 +181,9 @@ def load_settings(
     redis_url: str | None = None,
     bot_delay: float | None = None,
     snapshot_every: int | None = None,
+    away_seconds: float | None = None,
     rate_limit: float | None = None,
+    idle_seconds: float | None = None,
     public_url: str | None = None,
 ) -> Settings:
     """Settings from the arguments given (not None), else ``env`` (``os.environ`` by default), else defaults.
@@ -201,6 +209,13 @@ def load_settings(
     )
     if delay < 0:
         raise SettingsError(f"bot_delay is {delay}; allowed: zero or more seconds")
+    away = (
+        away_seconds
+        if away_seconds is not None
+        else _number(env, "HANDFOOT_AWAY_SECONDS", float, DEFAULT_AWAY_SECONDS)
+    )
+    if away < 0:
+        raise SettingsError(f"away_seconds is {away}; allowed: zero or more seconds")
     rate = (
         rate_limit
         if rate_limit is not None
@@ -219,6 +234,12 @@ def load_settings(
         redis_url=redis,
         bot_delay=float(delay),
         snapshot_every=every,
+        away_seconds=float(away),
         rate_limit=float(rate),
+        idle_seconds=float(
+            idle_seconds
+            if idle_seconds is not None
+            else _number(env, "HANDFOOT_IDLE_SECONDS", float, DEFAULT_IDLE_SECONDS)
+        ),
         public_url=public_url if public_url is not None else env.get("HANDFOOT_PUBLIC_URL", ""),
     )

@@ -26,7 +26,8 @@ from redis.asyncio import Redis
 from redis.asyncio.client import PubSub
 
 from handfoot.engine import IllegalMove, MoveSyntaxError
-from handfoot.server.protocol import event_json, state_message, table_message
+from handfoot.server.history import meld_keys, move_entry
+from handfoot.server.protocol import state_message, table_message
 from handfoot.server.tables import Connection, LiveTable, TableService
 
 log = logging.getLogger("handfoot.server")
@@ -315,7 +316,8 @@ async def catch_up(service: TableService, table_id: str, version: int | None = N
 
     ``version`` is the version another process announced: nothing is read if the table is already
     there. A table this process has not loaded is left alone (it is read from the database when someone
-    asks for it here). Bots are not poked: the process that stored the move runs the next bot turn.
+    asks for it here). The service's listeners are told of a table that moved (the bot runner: if a bot
+    is to move, the process holding the table's bot lease runs it, and another takes over if it dies).
     """
     live = service.tables.get(table_id)
     if live is None:
@@ -336,6 +338,7 @@ async def catch_up(service: TableService, table_id: str, version: int | None = N
                 reloaded = True
                 break
             try:
+                state_before, melds_before = live.game.state, meld_keys(live.game.state)
                 events = live.game.apply_text(text)
             except (IllegalMove, MoveSyntaxError) as exc:
                 log.error("table %s: stored move %d (%r) does not play here: %s", live.id, seq, text, exc)
@@ -345,15 +348,45 @@ async def catch_up(service: TableService, table_id: str, version: int | None = N
                 break
             live.version += 1
             played += 1
-            live.last = {
-                "seat": seat,
-                "version": live.version,
-                "move": text,
-                "events": [event_json(e) for e in events],
-            }
+            live.last = move_entry(state_before, melds_before, seat, live.version, text, events)
+            if live.history is not None:
+                live.history.append(live.last)
         if played or reloaded:
             await broadcast_state(live)
-        return played
+    if played or reloaded:
+        service.notify(live)
+    return played
+
+
+CHECK_SECONDS = 5.0  # how often a process sharing its database checks its tables against it
+
+
+async def catch_up_stale(service: TableService) -> int:
+    """Catch up every table this process holds that the database has moves for beyond its version (an
+    announcement that never came: its process died between storing the move and publishing it, or Redis
+    was away). One query for all of them; returns how many tables were behind."""
+    ids = list(service.tables)
+    if not ids:
+        return 0
+    stored = await asyncio.to_thread(service.storage.versions, ids)
+    behind = [t for t, v in stored.items() if t in service.tables and v > service.tables[t].version]
+    for table_id in behind:
+        await catch_up(service, table_id)
+    return len(behind)
+
+
+async def check_stale(service: TableService, every: float = CHECK_SECONDS) -> None:
+    """Run ``catch_up_stale`` every ``every`` seconds, for ever (the app runs it when processes share a
+    database)."""
+    while True:
+        await asyncio.sleep(every)
+        try:
+            behind = await catch_up_stale(service)
+        except Exception:
+            log.exception("checking the tables against the database failed")
+            continue
+        if behind:
+            log.info("caught up %d tables whose announcements never came", behind)
 
 
 async def catch_up_all(service: TableService) -> None:

@@ -4,18 +4,17 @@ the table-creation form is built from."""
 from __future__ import annotations
 
 from collections.abc import Sequence
-from enum import StrEnum
-from typing import Any, Literal, get_type_hints
+from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
 
 from handfoot.rules import (
+    OPTION_CHOICES,
     OPTION_HELP,
     OPTION_NAMES,
     OPTION_SECTION,
     PRESET_NAMES,
     SECTION_TITLES,
-    RuleSet,
     preset,
     rules_to_mapping,
 )
@@ -47,13 +46,15 @@ class SeatSpec(_Body):
 
 
 class CreateTable(_Body):
-    """A new table: a preset, option overrides, the player count (the rules' default if absent) and the
-    seats (all invitations if absent)."""
+    """A new table: a preset, option overrides, the player count (the rules' default if absent), the
+    seats (all invitations if absent), and whether the lobby lists it for anyone to watch (``public``;
+    by default a table is private: only its links open it)."""
 
     preset: str = Field(max_length=64)
     options: dict[str, Any] = Field(default_factory=dict)
     players: int | None = Field(default=None, ge=1, le=16)
     seats: list[SeatSpec] | None = Field(default=None, max_length=16)
+    public: bool = False
 
 
 class JoinTable(_Body):
@@ -70,27 +71,64 @@ class JoinTable(_Body):
 
 def option_choices() -> dict[str, list[str]]:
     """The allowed values of every option that takes one of a few words (an enumeration)."""
-    hints = get_type_hints(RuleSet)
-    return {
-        name: [member.value for member in hints[name]]
-        for name in OPTION_NAMES
-        if isinstance(hints[name], type) and issubclass(hints[name], StrEnum)
-    }
+    return {name: list(words) for name, words in OPTION_CHOICES.items()}
+
+
+# The lobby shows the options in groups named in plain words, in this order. An option goes to its
+# section's group, unless it is named here (the sheets' "game" section holds both how long a game lasts
+# and the opening minimum, which belongs with melding).
+PLAIN_GROUPS = {
+    "dealing": "Dealing",
+    "game": "How long a game lasts",
+    "melding": "Melding",
+    "pile": "Drawing and taking the pile",
+    "going_out": "Going out",
+    "scoring": "Scoring",
+}
+_GROUP_OF_SECTION = {
+    "table": "dealing",
+    "game": "game",
+    "melds": "melding",
+    "turn": "pile",
+    "out": "going_out",
+    "scoring": "scoring",
+}
+_GROUP_OF_OPTION = {
+    "opening_by": "melding",
+    "opening_minimums": "melding",
+    "opening_thresholds": "melding",
+    "opening_increment": "melding",
+    "short_opening_penalty": "melding",
+}
+# A preset's name, title and summary describe it; they are not rules a table changes.
+IDENTITY_SECTION = "identity"
+RULE_OPTIONS = tuple(name for name in OPTION_NAMES if OPTION_SECTION[name] != IDENTITY_SECTION)
+
+
+def option_group(name: str) -> str:
+    """The plain-words group (a key of ``PLAIN_GROUPS``) the lobby shows rule option ``name`` in."""
+    return _GROUP_OF_OPTION.get(name) or _GROUP_OF_SECTION[OPTION_SECTION[name]]
 
 
 def option_catalogue() -> list[dict[str, Any]]:
-    """Every rule option: name, section, section title, its one-line help, and ``choices`` (the allowed
-    words of an option that takes one of a few, else null)."""
+    """Every rule option (not the preset's name, title and summary): name, section, section title, the
+    plain-words ``group`` and ``group_title`` the lobby shows it under, its one-line help, and
+    ``choices`` (the allowed words of an option that takes one of a few, else null), grouped in the
+    order of ``PLAIN_GROUPS``."""
     choices = option_choices()
+    order = list(PLAIN_GROUPS)
+    names = sorted(RULE_OPTIONS, key=lambda n: order.index(option_group(n)))
     return [
         {
             "name": name,
             "section": OPTION_SECTION[name],
             "section_title": SECTION_TITLES[OPTION_SECTION[name]],
+            "group": option_group(name),
+            "group_title": PLAIN_GROUPS[option_group(name)],
             "help": OPTION_HELP[name],
             "choices": choices.get(name),
         }
-        for name in OPTION_NAMES
+        for name in names
     ]
 
 

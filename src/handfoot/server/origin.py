@@ -4,7 +4,8 @@ A browser sends the page's origin (``https://cards.example.org``) with every Web
 lets any page open one to any server. Without a check, a page on another site could play or watch in
 the name of whoever visits it. So:
 
-- with a public URL (``--public-url``, ``HANDFOOT_PUBLIC_URL``): only pages from that origin;
+- with a public URL (``--public-url``, ``HANDFOOT_PUBLIC_URL``): only pages from that origin, and pages
+  of this computer's own loopback address opened on it (``http://localhost:8000`` on the server itself);
 - without one: only pages from the host the connection was made to (the request's ``Host``: the
   origin's host equal to it, and its port too where the ``Host`` names one);
 - a connection without an ``Origin`` (programs, not browsers: bots, tests, scripts) is let in, as no
@@ -16,6 +17,7 @@ from __future__ import annotations
 from urllib.parse import urlsplit
 
 _DEFAULT_PORTS = {"http": 80, "https": 443}
+_LOOPBACK = ("localhost", "127.0.0.1", "::1")
 
 
 def _host_port(netloc: str) -> tuple[str, int | None] | None:
@@ -36,8 +38,8 @@ def origin_allowed(origin: str | None, public_url: str, host: str | None) -> boo
     if origin is None:
         return True
     origin = origin.strip().lower().rstrip("/")
-    if public_url:
-        return origin == public_url.lower()
+    if public_url and origin == public_url.lower():
+        return True
     try:
         parts = urlsplit(origin)
         origin_port = parts.port or _DEFAULT_PORTS.get(parts.scheme)
@@ -50,11 +52,14 @@ def origin_allowed(origin: str | None, public_url: str, host: str | None) -> boo
     if target is None:
         return False
     target_host, target_port = target
-    return origin_host == target_host and (target_port is None or target_port == origin_port)
+    same = origin_host == target_host and (target_port is None or target_port == origin_port)
+    # With a public URL, the host's own address counts only on this computer (no other site can make a
+    # browser send a loopback Host: a name that resolves to 127.0.0.1 arrives under that name).
+    return same and (not public_url or target_host in _LOOPBACK)
 
 
 def expected_origins(public_url: str, host: str | None) -> str:
     """The pages a connection is accepted from, in words (for the refusal)."""
     if public_url:
-        return f"pages of {public_url}"
+        return f"pages of {public_url} (or of localhost, on the server itself)"
     return f"pages of this server's own address ({host or 'unknown'})"

@@ -21,9 +21,10 @@ from typing import Any
 from handfoot.engine import Event, IllegalMove, MoveSyntaxError, move_text, parse_move
 from handfoot.record import NOTATION_RULE
 from handfoot.server.fanout import broadcast_state
-from handfoot.server.protocol import event_json
+from handfoot.server.history import meld_keys, move_entry
+from handfoot.server.snapshots import snapshot_of
 from handfoot.server.storage import MoveConflict, StorageError
-from handfoot.server.tables import LiveTable, TableService, snapshot_of
+from handfoot.server.tables import LiveTable, TableService
 
 log = logging.getLogger("handfoot.server")
 
@@ -43,6 +44,7 @@ class Accepted:
     version: int
     move: str
     events: tuple[Event, ...]
+    entry: dict[str, Any]  # the move's public history entry (``last`` of the next state)
 
 
 @dataclass(frozen=True)
@@ -67,6 +69,7 @@ class Played:
     events: tuple[Event, ...]
     finished: bool
     snapshot: dict[str, Any] | None
+    entry: dict[str, Any]
 
 
 def check_and_play(
@@ -91,13 +94,15 @@ def check_and_play(
     game = live.game
     if live.broken:
         return refuse(SERVER_RULE, f"This table cannot take moves: {live.broken}.")
+    if live.ended:
+        return refuse(GAME_OVER_RULE, "The host ended the game.")
     if game.finished:
         return refuse(GAME_OVER_RULE, "The game is over.")
+    if live.seats[seat].stand_in and not live.is_bot_token(token):
+        return refuse(SEAT_RULE, "A bot is playing your seat for now: ask the host to hand it back to you.")
     if game.to_move != seat:
         who = live.seats[game.to_move].name if game.to_move is not None else None
-        return refuse(
-            TURN_RULE, f"It is not your turn: seat {game.to_move}{f' ({who})' if who else ''} is to move."
-        )
+        return refuse(TURN_RULE, f"It is not your turn: {who or f'seat {game.to_move}'} is to move.")
     if version != live.version:
         return refuse(
             VERSION_RULE,
@@ -113,12 +118,14 @@ def check_and_play(
         return refuse(exc.rule, exc.message)
     canonical = move_text(move)
     hand_before = game.hand_index
+    state_before, melds_before = game.state, meld_keys(game.state)
     events = game.apply(move)
     live.version += 1
     snapshot = None
     if live.version % service.snapshot_every == 0 or game.finished or game.hand_index != hand_before:
         snapshot = snapshot_of(game, live.version)
-    return Played(seat, live.version, canonical, text, tuple(events), game.finished, snapshot)
+    entry = move_entry(state_before, melds_before, seat, live.version, canonical, events)
+    return Played(seat, live.version, canonical, text, tuple(events), game.finished, snapshot, entry)
 
 
 def _write(service: TableService, live: LiveTable, played: Played) -> None:
@@ -139,7 +146,7 @@ def _stored(
     """The outcome once the write of ``played`` is done (``error``: it failed, and the table is put back
     to what storage holds)."""
     if error is None:
-        return Accepted(played.seat, played.version, played.move, played.events)
+        return Accepted(played.seat, played.version, played.move, played.events, played.entry)
     service.reload(live)
     if isinstance(error, MoveConflict):
         log.info("%s", error)
@@ -194,16 +201,6 @@ def submit(
     return played if isinstance(played, Refused) else store(service, live, played)
 
 
-def last_json(accepted: Accepted) -> dict[str, Any]:
-    """The public description of an accepted move, sent with the next state: who, what, what it caused."""
-    return {
-        "seat": accepted.seat,
-        "version": accepted.version,
-        "move": accepted.move,
-        "events": [event_json(e) for e in accepted.events],
-    }
-
-
 async def play(
     service: TableService, live: LiveTable, token: str | None, version: int, text: str
 ) -> Accepted | Refused:
@@ -215,7 +212,9 @@ async def play(
         played = check_and_play(service, live, token, version, text)
         outcome = played if isinstance(played, Refused) else await store_async(service, live, played)
         if isinstance(outcome, Accepted):
-            live.last = last_json(outcome)
+            live.last = outcome.entry
+            if live.history is not None:
+                live.history.append(outcome.entry)
             await broadcast_state(live)
         elif outcome.resync:
             await broadcast_state(live)

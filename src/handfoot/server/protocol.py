@@ -22,7 +22,8 @@ PROTOCOL_VERSION = 1
 MAX_MESSAGE_CHARS = 8192
 MAX_MOVE_CHARS = 600
 MAX_DIGITS = 4300  # Python's own limit on turning digits into an int (sys.get_int_max_str_digits)
-MESSAGE_TYPES = ("hello", "move", "sync", "ping", "hint")
+MESSAGE_TYPES = ("hello", "move", "sync", "ping", "hint", "host")
+HOST_ACTIONS = ("bot", "person", "rename", "end")
 
 
 class ProtocolError(ValueError):
@@ -45,12 +46,15 @@ class _Message(BaseModel):
 
 
 class Hello(_Message):
-    """The first message on a connection: a seat token to play, none to watch; optionally a name."""
+    """The first message on a connection: a seat token to play, none to watch; optionally a name. ``key``
+    is the table's watch key (needed to watch a private table), ``host`` its host key."""
 
     type: Literal["hello"]
     protocol: int = PROTOCOL_VERSION
     token: str | None = Field(default=None, min_length=8, max_length=128)
     name: str | None = None
+    key: str | None = Field(default=None, min_length=8, max_length=128)
+    host: str | None = Field(default=None, min_length=8, max_length=128)
 
     @field_validator("name")
     @classmethod
@@ -85,7 +89,24 @@ class HintRequest(_Message):
     version: int = Field(ge=0)
 
 
-AnyClientMessage = Hello | MoveMessage | Sync | Ping | HintRequest
+class HostAction(_Message):
+    """What the host of a table (the connection that said hello with its host key) may do: hand a human
+    seat to a bot (``bot``, with the bot's name, else the default) and back to its person (``person``),
+    give a seat a display name (``rename``, with ``name``), or end the game (``end``, no seat)."""
+
+    type: Literal["host"]
+    action: Literal["bot", "person", "rename", "end"]
+    seat: int | None = Field(default=None, ge=0, le=15)
+    bot: str | None = Field(default=None, max_length=64)
+    name: str | None = None
+
+    @field_validator("name")
+    @classmethod
+    def _name(cls, value: str | None) -> str | None:
+        return None if value is None else clean_name(value)
+
+
+AnyClientMessage = Hello | MoveMessage | Sync | Ping | HintRequest | HostAction
 ClientMessage = Annotated[AnyClientMessage, Field(discriminator="type")]
 _CLIENT_ADAPTER: TypeAdapter[AnyClientMessage] = TypeAdapter(ClientMessage)
 
@@ -207,18 +228,27 @@ def seating_json(seating: Seating) -> dict[str, Any]:
 
 
 def welcome_message(
-    table_id: str, seat: int | None, rules: dict[str, Any], seating: Seating, bots: Sequence[str]
+    table_id: str,
+    seat: int | None,
+    rules: dict[str, Any],
+    seating: Seating,
+    bots: Sequence[str],
+    host: bool = False,
+    history: Sequence[dict[str, Any]] = (),
 ) -> dict[str, Any]:
-    """The answer to ``hello``: who the connection is, the table's rules and seating."""
+    """The answer to ``hello``: who the connection is (and whether it is the table's host), the table's
+    rules and seating, and the public entries of the last moves (oldest first)."""
     return {
         "type": "welcome",
         "protocol": PROTOCOL_VERSION,
         "table_id": table_id,
         "seat": seat,
         "role": "spectator" if seat is None else "player",
+        "host": host,
         "rules": rules,
         "seating": seating_json(seating),
         "bots": list(bots),
+        "history": list(history),
     }
 
 

@@ -26,6 +26,7 @@ from fastapi import FastAPI, Request
 
 from handfoot.engine import HandState, move_text, parse_move, score_lines, spectator_view
 from handfoot.record import Record, sorted_codes
+from handfoot.server.access import KEY_HEADER, visible_table
 from handfoot.server.jsonout import SafeJSONResponse
 from handfoot.server.protocol import event_json, seating_json, view_json
 from handfoot.server.tables import TableService, rules_mapping
@@ -90,7 +91,7 @@ def replay_steps(table_id: str, record: Record) -> Replay:
                 "lines": [
                     [
                         {"label": ln.label, "count": ln.count, "points": ln.points}
-                        for ln in score_lines(game.rules, tally)
+                        for ln in score_lines(before.rules, tally)
                     ]
                     for tally in result.tallies
                 ],
@@ -161,10 +162,8 @@ def register(app: FastAPI) -> None:
 
     async def replay_of(request: Request, table_id: str) -> Replay | SafeJSONResponse:
         service: TableService = request.app.state.service
-        live = service.get(table_id)
-        if live is None:
-            return _error(404, "no_table", f"there is no table {table_id!r}")
-        if not live.game.finished:
+        live = visible_table(service, table_id, request.headers.get(KEY_HEADER))
+        if not live.over:
             return _error(409, "not_finished", "a game can be replayed once it is over")
         return await asyncio.to_thread(cache.get, live.id, live.record())
 

@@ -1,9 +1,11 @@
-"""Running the server as a program (``handfoot serve``): take the port first, so a port in use is one
-clear error rather than a traceback; run uvicorn on it; say where to open the game once it listens.
+"""Running the server as a program (``handfoot serve``): take the port and open the database first, so a
+port in use or a database that cannot be reached is one clear error rather than a traceback; run uvicorn
+on the port; say where to open the game once it listens.
 
-``listen(host, port)`` binds the socket (raising ListenError with a sentence), ``serve(settings, sock,
-on_ready)`` runs the application on it until Ctrl+C or SIGTERM and calls ``on_ready`` once connections
-are being accepted, and ``address_to_open`` / ``startup_line`` say where players can reach it.
+``listen(host, port)`` binds the socket and ``check_database(settings)`` opens the database once (each
+raising StartError with a sentence); ``serve(settings, sock, on_ready)`` runs the application on the
+socket until Ctrl+C or SIGTERM and calls ``on_ready`` once connections are being accepted;
+``address_to_open`` / ``startup_line`` say where players can reach it.
 """
 
 from __future__ import annotations
@@ -14,10 +16,12 @@ from collections.abc import Callable
 
 import uvicorn
 from sqlalchemy.engine import make_url
+from sqlalchemy.exc import ArgumentError, SQLAlchemyError
 
 from handfoot.server.app import create_app
 from handfoot.server.config import Settings
 from handfoot.server.limits import uvicorn_options
+from handfoot.server.storage import Storage
 
 # Any address outside this machine: a UDP socket "connected" to it (no packet is sent) shows which of
 # this computer's addresses faces the network.
@@ -26,14 +30,15 @@ _EVERYWHERE = ("0.0.0.0", "::", "")
 _LOOPBACK = ("127.0.0.1", "::1", "localhost")
 
 
-class ListenError(Exception):
-    """The server cannot listen where it was asked to (the message says why and what to do)."""
+class StartError(Exception):
+    """The server cannot start as asked: it cannot listen there, or open its database (the message says
+    why and what to do)."""
 
 
 def listen(host: str, port: int) -> socket.socket:
     """A TCP socket bound to ``host``:``port`` (port 0: any free port), not yet accepting connections.
 
-    Raises ListenError for a port already in use, a port that needs administrator rights, an address that
+    Raises StartError for a port already in use, a port that needs administrator rights, an address that
     is not this computer's, or a host name that does not resolve.
     """
     family = socket.AF_INET6 if ":" in host else socket.AF_INET
@@ -63,8 +68,28 @@ def listen(host: str, port: int) -> socket.socket:
             message = f"host {host!r} cannot be found ({exc.strerror}); allowed: an address or a known name"
         else:
             message = f"cannot listen on {where}: {exc.strerror or exc}"
-        raise ListenError(message) from None
+        raise StartError(message) from None
     return sock
+
+
+def shown_database(settings: Settings) -> str:
+    """The database as it may be shown: its URL without the password, or the SQLite file's path."""
+    if settings.database_url:
+        try:
+            return make_url(settings.database_url).render_as_string(hide_password=True)
+        except ArgumentError:
+            return "(an unreadable database URL)"
+    return str((settings.data_dir / "handfoot.db").resolve())
+
+
+def check_database(settings: Settings) -> None:
+    """Open the database once (making its tables if it is new) and close it again. Raises StartError,
+    naming the database (never its password) and the reason, if it cannot be opened."""
+    try:
+        Storage(settings.db_url).close()
+    except (SQLAlchemyError, ImportError) as exc:
+        reason = str(getattr(exc, "orig", None) or exc).strip().splitlines()[0]
+        raise StartError(f"cannot open the database {shown_database(settings)}: {reason}") from None
 
 
 def network_address() -> str | None:
@@ -100,11 +125,7 @@ def address_to_open(settings: Settings, port: int) -> str:
 
 def startup_line(settings: Settings, port: int) -> str:
     """The line printed once the server listens: where to open it, where it listens, where its data is."""
-    data = (
-        make_url(settings.database_url).render_as_string(hide_password=True)
-        if settings.database_url
-        else str((settings.data_dir / "handfoot.db").resolve())
-    )
+    data = shown_database(settings)
     listening = f"{settings.host}:{port}" if ":" not in settings.host else f"[{settings.host}]:{port}"
     return (
         f"handfoot is ready: open {address_to_open(settings, port)}  [listening on {listening}; data: {data}]"

@@ -4,7 +4,8 @@ A family playing with real cards writes down, per hand and per side, its books, 
 cards left, who went out, and the paper-only items (exact deals, short openings). This endpoint turns
 the whole sheet into each hand's score with its breakdown, the running totals and the opening minimum
 each side needs next hand. The scoring is ``engine.scoring`` (``pad_tally``, ``score_lines``,
-``score_tally``) and ``RuleSet.opening_minimum``; the input checks are the ``handfoot score`` command's.
+``score_tally``) and ``RuleSet.opening_minimum``; the input checks are ``handfoot.pad``'s, as for
+the ``handfoot score`` command.
 """
 
 from __future__ import annotations
@@ -14,10 +15,11 @@ from typing import Any
 from fastapi import FastAPI
 from pydantic import BaseModel, ConfigDict, Field
 
-from handfoot.commands.score_cmd import COUNT_KEYS, FLAG_KEYS, ScoreInputError, parse_pad
 from handfoot.engine import Seating
+from handfoot.pad import COUNT_KEYS, FLAG_KEYS, PadError, parse_sides
 from handfoot.rules import PRESET_NAMES, GameEnd, RuleError, RuleSet, load_rules
 from handfoot.server.jsonout import SafeJSONResponse
+from handfoot.wording import plural, show
 
 MAX_HANDS = 100
 
@@ -40,13 +42,32 @@ class SheetError(ValueError):
 
 def _rules(sheet: ScoreSheet) -> RuleSet:
     if sheet.preset not in PRESET_NAMES:
-        raise SheetError(f"preset {sheet.preset!r} does not exist; allowed: {', '.join(PRESET_NAMES)}")
+        raise SheetError(f"preset {show(sheet.preset)} does not exist; allowed: {', '.join(PRESET_NAMES)}")
     if "extends" in sheet.options:
-        raise SheetError("options cannot hold 'extends': the preset field names the rules to start from")
+        raise SheetError('options cannot hold "extends": the preset field names the rules to start from')
     try:
         return load_rules({"extends": sheet.preset, **sheet.options} if sheet.options else sheet.preset)
     except RuleError as exc:
         raise SheetError(str(exc)) from None
+
+
+def pad_fields(rules: RuleSet) -> list[dict[str, str]]:
+    """The items of the pad that ``rules`` score: wild books only with wild melds (unfinished wild
+    melds only when they also cost points), exact deals and short openings only when the rules give
+    them points (red 3s always: laid down they score a bonus, held a penalty). Each is
+    ``{"name", "help", "kind"}`` (``count`` or ``flag``)."""
+    unused = set()
+    if not rules.wild_melds:
+        unused.add("wild_books")
+    if not rules.exact_deal_bonus:
+        unused.add("exact_deals")
+    if not rules.short_opening_penalty:
+        unused.add("short_melds")
+    if not (rules.wild_melds and rules.wild_meld_penalty):
+        unused.add("open_wild_melds")
+    return [{"name": k, "help": v, "kind": "count"} for k, v in COUNT_KEYS.items() if k not in unused] + [
+        {"name": k, "help": v, "kind": "flag"} for k, v in FLAG_KEYS.items() if k not in unused
+    ]
 
 
 def score_sheet(sheet: ScoreSheet) -> dict[str, Any]:
@@ -63,20 +84,26 @@ def score_sheet(sheet: ScoreSheet) -> dict[str, Any]:
     count = seating.num_sides
     totals = [0] * count
     hands: list[dict[str, Any]] = []
-    for number, entry in enumerate(sheet.hands, start=1):
+    for number, entry in enumerate(sheet.hands):
         if len(entry) != count:
-            raise SheetError(f"hand {number} has {len(entry)} sides; {players} players make {count} sides")
+            raise SheetError(
+                f"hands[{number}] lists {plural(len(entry), 'side')}; {players} players make {count} sides"
+            )
         try:
-            sides = parse_pad({"sides": entry}, rules)
-        except ScoreInputError as exc:
-            raise SheetError(f"hand {number}: {exc}") from None
-        scores = [side.score(rules) for side in sides]
+            sides = parse_sides(entry, rules, f"hands[{number}]")
+        except PadError as exc:
+            raise SheetError(str(exc)) from None
+        hand_rules = rules.for_hand(number)  # options given one value per hand
+        scores = [side.score(hand_rules) for side in sides]
         totals = [t + s for t, s in zip(totals, scores, strict=True)]
         hands.append(
             {
                 "scores": scores,
                 "lines": [
-                    [{"label": ln.label, "count": ln.count, "points": ln.points} for ln in side.lines(rules)]
+                    [
+                        {"label": ln.label, "count": ln.count, "points": ln.points}
+                        for ln in side.lines(hand_rules)
+                    ]
                     for side in sides
                 ],
                 "totals": list(totals),
@@ -92,8 +119,7 @@ def score_sheet(sheet: ScoreSheet) -> dict[str, Any]:
         "rules": rules.name,
         "players": players,
         "sides": [list(seats) for seats in seating.side_seats],
-        "fields": [{"name": k, "help": v, "kind": "count"} for k, v in COUNT_KEYS.items()]
-        + [{"name": k, "help": v, "kind": "flag"} for k, v in FLAG_KEYS.items()],
+        "fields": pad_fields(rules),
         "hands": hands,
         "totals": totals,
         "next_minimums": [rules.opening_minimum(played, total) for total in totals],

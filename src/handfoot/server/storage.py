@@ -34,13 +34,16 @@ from sqlalchemy import (
     Text,
     create_engine,
     event,
+    func,
     insert,
+    inspect,
     select,
     text,
     update,
 )
-from sqlalchemy.engine import Engine
+from sqlalchemy.engine import Connection, Engine
 from sqlalchemy.exc import IntegrityError
+from sqlalchemy.schema import CreateColumn
 
 metadata = MetaData()
 
@@ -54,6 +57,11 @@ tables_t = Table(
     Column("seed", BigInteger, nullable=False),
     Column("dealer", Integer, nullable=False),
     Column("finished", Boolean, nullable=False, default=False),
+    # Who may see the table (added later: NULL in tables stored before; read as public, no host).
+    Column("public", Boolean, nullable=True),
+    Column("watch_hash", String(64), nullable=True),  # SHA-256 of the watch key
+    Column("host_hash", String(64), nullable=True),  # SHA-256 of the host key
+    Column("ended", String(16), nullable=True),  # "host": the host ended the game
 )
 
 seats_t = Table(
@@ -65,6 +73,7 @@ seats_t = Table(
     Column("bot", String(64), nullable=True),
     Column("token_hash", String(64), nullable=True),  # humans only
     Column("name", String(64), nullable=True),
+    Column("stand_in", String(64), nullable=True),  # a bot playing a human seat for now (added later)
 )
 
 moves_t = Table(
@@ -120,6 +129,7 @@ class SeatRow:
     bot: str | None = None
     token_hash: str | None = None
     name: str | None = None
+    stand_in: str | None = None
 
 
 @dataclass(frozen=True)
@@ -133,6 +143,10 @@ class TableRow:
     seed: int
     dealer: int
     finished: bool = False
+    public: bool = True
+    watch_hash: str | None = None
+    host_hash: str | None = None
+    ended: str | None = None
 
 
 @dataclass(frozen=True)
@@ -179,6 +193,7 @@ class Storage:
             if self.engine.dialect.name == "postgresql":
                 conn.execute(text("SELECT pg_advisory_xact_lock(:key)"), {"key": SCHEMA_LOCK_KEY})
             metadata.create_all(conn)
+            _add_missing_columns(conn)
         # A move alone is one INSERT: on a server database, a connection in autocommit stores it in one
         # round trip instead of three (BEGIN, INSERT, COMMIT). A single statement is atomic either way.
         self.single: Engine = self.engine
@@ -210,6 +225,10 @@ class Storage:
                     seed=row.seed,
                     dealer=row.dealer,
                     finished=row.finished,
+                    public=row.public,
+                    watch_hash=row.watch_hash,
+                    host_hash=row.host_hash,
+                    ended=row.ended,
                 )
             )
             for seat in seats:
@@ -221,6 +240,7 @@ class Storage:
                         bot=seat.bot,
                         token_hash=seat.token_hash,
                         name=seat.name,
+                        stand_in=seat.stand_in,
                     )
                 )
 
@@ -272,6 +292,21 @@ class Storage:
             return False
         return found is not None
 
+    def versions(self, table_ids: list[str]) -> dict[str, int]:
+        """The stored version (number of moves) of each of ``table_ids`` that has moves, in one query per
+        500 ids."""
+        out: dict[str, int] = {}
+        with self.single.connect() as conn:
+            for start in range(0, len(table_ids), 500):
+                batch = table_ids[start : start + 500]
+                rows = conn.execute(
+                    select(moves_t.c.table_id, func.max(moves_t.c.seq))
+                    .where(moves_t.c.table_id.in_(batch))
+                    .group_by(moves_t.c.table_id)
+                )
+                out.update({str(table_id): int(last) + 1 for table_id, last in rows})
+        return out
+
     def moves_since(self, table_id: str, start: int) -> list[tuple[int, int, str]]:
         """The stored moves of a table from index ``start`` on, in order, as (seq, seat, text)."""
         with self.single.connect() as conn:
@@ -291,6 +326,20 @@ class Storage:
                 .values(name=name)
             )
 
+    def set_stand_in(self, table_id: str, seat: int, bot: str | None) -> None:
+        """Record the bot playing a human seat for now (None: the person plays it again)."""
+        with self.engine.begin() as conn:
+            conn.execute(
+                update(seats_t)
+                .where(seats_t.c.table_id == table_id, seats_t.c.seat == seat)
+                .values(stand_in=bot)
+            )
+
+    def set_ended(self, table_id: str, ended: str) -> None:
+        """Record that a table's game was ended before its rules ended it (``ended``: who ended it)."""
+        with self.engine.begin() as conn:
+            conn.execute(update(tables_t).where(tables_t.c.id == table_id).values(ended=ended))
+
     def table_ids(self) -> list[str]:
         """Every stored table's id, oldest first."""
         with self.engine.connect() as conn:
@@ -304,7 +353,7 @@ class Storage:
             if row is None:
                 return None
             seats = [
-                SeatRow(r.seat, r.kind, r.bot, r.token_hash, r.name)
+                SeatRow(r.seat, r.kind, r.bot, r.token_hash, r.name, r.stand_in)
                 for r in conn.execute(
                     select(seats_t).where(seats_t.c.table_id == table_id).order_by(seats_t.c.seat)
                 )
@@ -331,9 +380,25 @@ class Storage:
             seed=row.seed,
             dealer=row.dealer,
             finished=bool(row.finished),
+            public=True if row.public is None else bool(row.public),
+            watch_hash=row.watch_hash,
+            host_hash=row.host_hash,
+            ended=row.ended,
         )
         snapshot = None if snap_row is None else (int(snap_row.version), json.loads(snap_row.data))
         return StoredTable(table, seats, moves, snapshot)
+
+
+def _add_missing_columns(conn: Connection) -> None:
+    """Add the columns this version stores to tables a previous version created without them (every
+    added column is nullable, so old rows read back with NULL there)."""
+    existing = inspect(conn)
+    for table in metadata.sorted_tables:
+        have = {col["name"] for col in existing.get_columns(table.name)}
+        for column in table.columns:
+            if column.name not in have:
+                ddl = CreateColumn(column).compile(dialect=conn.dialect)
+                conn.execute(text(f"ALTER TABLE {table.name} ADD COLUMN {ddl}"))
 
 
 def _sqlite_pragmas(dbapi_conn: Any, _record: Any) -> None:

@@ -2,39 +2,41 @@
 creates them, finds them and rebuilds them from storage.
 
 A table's *version* is the number of moves played at it; every accepted move adds one. Tables are
-rebuilt on start by replaying their stored moves, and checked against their latest snapshot.
+loaded from storage when first asked for (from their latest snapshot and the moves after it,
+``server.snapshots``), not at start-up, and ``unload_idle`` forgets finished and idle ones again.
 """
 
 from __future__ import annotations
 
 import asyncio
-import json
 import logging
 import re
 import secrets
+import time
 from collections.abc import Awaitable, Callable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from handfoot.engine import (
     Game,
-    IllegalMove,
-    MoveSyntaxError,
     Seating,
     View,
     score_lines,
     spectator_view,
     view,
 )
-from handfoot.engine.serialize import state_to_json
 from handfoot.record import Record, record_of
-from handfoot.rules import PRESET_NAMES, RuleError, RuleSet, load_rules, rules_to_mapping
+from handfoot.rules import PRESET_NAMES, RuleError, load_rules, rules_to_mapping
+from handfoot.server.config import DEFAULT_AWAY_SECONDS
+from handfoot.server.history import History, new_history, replay_history
+from handfoot.server.snapshots import rebuild
 from handfoot.server.storage import SeatRow, Storage, StoredTable, TableRow, now, token_hash
 
 log = logging.getLogger("handfoot.server")
 
 HUMAN = "human"
 BOT = "bot"
+ENDED_BY_HOST = "host"
 
 
 # Table ids are ``secrets.token_urlsafe`` text; the column holds up to 32 characters.
@@ -54,27 +56,41 @@ class LobbyError(ValueError):
 @dataclass
 class Seat:
     """One seat: a human (known by the hash of its secret token) or a bot (with a token that lives only in
-    this process). ``name`` is the display name, None until a human joins."""
+    this process). ``name`` is the display name, None until a human joins. ``stand_in`` names the bot
+    the host handed a human seat to while its player is away (None: the person plays it)."""
 
     index: int
     kind: str
     bot: str | None
     name: str | None
     token_hash: str
+    stand_in: str | None = None
+
+    @property
+    def bot_plays(self) -> str | None:
+        """The bot that plays this seat now (its own bot, or a stand-in), or None when a person does."""
+        return self.bot if self.kind == BOT else self.stand_in
 
 
 @dataclass(eq=False)
 class Connection:
-    """One open client connection: how to send it a JSON message, and its seat (None: a spectator)."""
+    """One open client connection: how to send it a JSON message, its seat (None: a spectator), and
+    whether it holds the table's host key."""
 
     send: Callable[[dict[str, Any]], Awaitable[None]]
     seat: int | None
+    host: bool = False
 
 
 @dataclass(eq=False)
 class LiveTable:
     """A table in memory. ``game`` is authoritative; ``version`` counts its stored moves. ``broken`` says
-    why a table can no longer take moves (its stored moves no longer replay), else None."""
+    why a table can no longer take moves (its stored moves no longer replay), else None.
+
+    A table is private unless ``public``: only its links open it (a seat token, the watch key or the
+    host key, each known here only by its SHA-256). ``ended`` is set when the host ended the game.
+    ``history`` holds the public entries of the last moves; ``left_at`` when each human seat's last
+    connection closed (``time.monotonic``), to show it away after ``away_after`` seconds."""
 
     id: str
     created_at: str
@@ -89,8 +105,17 @@ class LiveTable:
     connections: list[Connection] = field(default_factory=list)
     bot_tokens: dict[int, str] = field(default_factory=dict)
     lock: asyncio.Lock = field(default_factory=asyncio.Lock)
+    earlier: tuple[str, ...] = ()  # stored moves before the snapshot the game was rebuilt from
+    touched: float = field(default_factory=time.monotonic)  # last move, arrival or departure
     notice_pending: bool = False  # a ``table`` notice is scheduled (fanout.notice_table)
     notice_at: float = -1e9  # when the last one was sent (event-loop time)
+    public: bool = True
+    watch_hash: str | None = None
+    host_hash: str | None = None
+    ended: str | None = None
+    history: History | None = field(default_factory=new_history)  # None: not built since loading
+    left_at: dict[int, float] = field(default_factory=dict)
+    away_after: float = DEFAULT_AWAY_SECONDS
 
     @property
     def players(self) -> int:
@@ -102,15 +127,54 @@ class LiveTable:
         """Sides and meld owners of the seats."""
         return self.game.state.seating
 
+    @property
+    def over(self) -> bool:
+        """True once the game is over: its rules ended it, or the host did."""
+        return self.game.finished or self.ended is not None
+
     def seat_of_token(self, token: str | None) -> int | None:
-        """The seat whose secret token this is, or None (no token, or not one of this table's)."""
+        """The seat whose secret token this is (a person's, or the bot's playing it), or None (no token,
+        or not one of this table's)."""
         if not token:
             return None
         digest = token_hash(token)
         for seat in self.seats:
             if secrets.compare_digest(seat.token_hash, digest):
                 return seat.index
+        for index, bot_token in self.bot_tokens.items():
+            if secrets.compare_digest(token_hash(bot_token), digest):
+                return index
         return None
+
+    def is_bot_token(self, token: str | None) -> bool:
+        """True if ``token`` is the token of a bot playing a seat here (its own, or a stand-in)."""
+        if not token:
+            return False
+        digest = token_hash(token)
+        return any(secrets.compare_digest(token_hash(t), digest) for t in self.bot_tokens.values())
+
+    def is_host(self, key: str | None) -> bool:
+        """True if ``key`` is this table's host key."""
+        return _matches(key, self.host_hash)
+
+    def may_see(self, key: str | None) -> bool:
+        """True if whoever holds ``key`` may see the table: anyone for a public table, else only the
+        holders of one of its links (a human seat's token, the watch key or the host key)."""
+        if self.public or self.is_host(key) or _matches(key, self.watch_hash):
+            return True
+        return any(s.kind == HUMAN and _matches(key, s.token_hash) for s in self.seats)
+
+    def connected_seats(self) -> set[int]:
+        """The seats with at least one open connection."""
+        return {c.seat for c in self.connections if c.seat is not None}
+
+    def is_away(self, seat: int, now_: float | None = None) -> bool:
+        """True if a person sat at ``seat`` and has had no connection for ``away_after`` seconds."""
+        s = self.seats[seat]
+        if s.kind != HUMAN or s.name is None or seat in self.connected_seats():
+            return False
+        left = self.left_at.get(seat)
+        return left is not None and (time.monotonic() if now_ is None else now_) - left >= self.away_after
 
     def view_for(self, seat: int | None) -> View:
         """The seat's own view of the hand in play, or the public view for None."""
@@ -119,14 +183,15 @@ class LiveTable:
 
     def legal_for(self, seat: int | None) -> list[str]:
         """The text of every legal atomic move, for the seat to move only (else empty)."""
-        if seat is None or self.broken or self.game.to_move != seat:
+        if seat is None or self.broken or self.ended or self.game.to_move != seat:
             return []
         return [str(move) for move in self.game.legal_moves()]
 
     def info(self) -> dict[str, Any]:
         """The table's public summary: no token, seed, deal or hidden card."""
         game = self.game
-        connected = {c.seat for c in self.connections if c.seat is not None}
+        connected = self.connected_seats()
+        moment = time.monotonic()
         return {
             "id": self.id,
             "created_at": self.created_at,
@@ -141,6 +206,8 @@ class LiveTable:
                     "name": s.name,
                     "joined": s.kind == BOT or s.name is not None,
                     "connected": s.kind == BOT or s.index in connected,
+                    "away": self.is_away(s.index, moment),
+                    "stand_in": s.stand_in,
                     "side": self.seating.side_of[s.index],
                 }
                 for s in self.seats
@@ -156,62 +223,53 @@ class LiveTable:
                     "lines": [
                         [
                             {"label": ln.label, "count": ln.count, "points": ln.points}
-                            for ln in score_lines(game.rules, t)
+                            for ln in score_lines(game.rules.for_hand(index), t)
                         ]
                         for t in r.tallies
                     ],
                 }
-                for r in game.results
+                for index, r in enumerate(game.results)
             ],
             "totals": list(game.totals),
-            "to_move": game.to_move,
-            "finished": game.finished,
-            "winner": game.winner,
+            "to_move": None if self.ended else game.to_move,
+            "finished": self.over,
+            "winner": self.winner,
+            "ended": self.ended,
+            "public": self.public,
             "broken": self.broken,
         }
 
+    @property
+    def winner(self) -> int | None:
+        """The winning side: the rules' winner, or, for a game the host ended, the side ahead on the
+        totals of the hands played (None on a tie, before any hand ended, or while playing)."""
+        if self.ended is None:
+            return self.game.winner
+        totals = list(self.game.totals)
+        if not self.game.results or totals.count(max(totals)) > 1:
+            return None
+        return totals.index(max(totals))
+
     def record(self) -> Record:
         """The game as a record (``handfoot replay`` accepts its JSON)."""
-        return record_of(self.game, self.rules_source)
+        record = record_of(self.game, self.rules_source)
+        return replace(record, moves=self.earlier + record.moves) if self.earlier else record
 
 
-def rules_of(source: str | dict[str, Any]) -> RuleSet:
-    """The rule set a stored rules source names (raises RuleError if it no longer validates)."""
-    return load_rules(source)
+def _matches(key: str | None, digest: str | None) -> bool:
+    """True if ``key`` is the secret stored as ``digest`` (both present)."""
+    return bool(key and digest) and secrets.compare_digest(token_hash(key or ""), digest or "")
 
 
-def snapshot_of(game: Game, version: int) -> dict[str, Any]:
-    """What a snapshot records after ``version`` moves: totals, results and the full hand state (secret:
-    snapshots never leave the server)."""
-    data = {
-        "version": version,
-        "hand_index": game.hand_index,
-        "totals": list(game.totals),
-        "scores": [list(r.scores) for r in game.results],
-        "finished": game.finished,
-        "winner": game.winner,
-        "state": state_to_json(game.state),
-    }
-    normal: dict[str, Any] = json.loads(json.dumps(data))
-    return normal
+@dataclass(frozen=True)
+class NewTable:
+    """A table just created, with its secrets (given once, never stored in clear): the token of each
+    invited seat, the watch key and the host key."""
 
-
-def replay_stored(stored: StoredTable) -> tuple[Game, str | None]:
-    """Replay a stored table's moves into a new Game. Returns the game and None, or the game as far as it
-    could be replayed and why it stopped (a move that no longer plays, or a snapshot that differs)."""
-    row = stored.row
-    game = Game(rules_of(row.rules_source), row.players, row.seed, row.dealer)
-    snap_version, snap = stored.snapshot if stored.snapshot else (-1, {})
-    for index, (_seat, text) in enumerate(stored.moves):
-        if index == snap_version and snapshot_of(game, index) != snap:
-            return game, f"the replay differs from the snapshot taken after move {index}"
-        try:
-            game.apply_text(text)
-        except (IllegalMove, MoveSyntaxError) as exc:
-            return game, f"stored move {index} ({text!r}) no longer plays: {exc}"
-    if snap_version == len(stored.moves) and snapshot_of(game, snap_version) != snap:
-        return game, f"the replay differs from the snapshot taken after move {snap_version}"
-    return game, None
+    live: LiveTable
+    tokens: dict[int, str]
+    watch_key: str
+    host_key: str
 
 
 def _fresh_token() -> str:
@@ -226,15 +284,20 @@ class TableService:
     a table's id and new version after each move this process stores (the fan-out to other processes).
     """
 
-    def __init__(self, storage: Storage, snapshot_every: int) -> None:
+    def __init__(
+        self, storage: Storage, snapshot_every: int, away_after: float = DEFAULT_AWAY_SECONDS
+    ) -> None:
         self.storage = storage
         self.snapshot_every = snapshot_every
+        self.away_after = away_after
         self.tables: dict[str, LiveTable] = {}
         self.listeners: list[Callable[[LiveTable], None]] = []
         self.announcers: list[Callable[[str, int], Awaitable[None]]] = []
+        self.unloaders: list[Callable[[str], None]] = []
 
     def notify(self, live: LiveTable) -> None:
         """Tell every listener that ``live`` changed."""
+        live.touched = time.monotonic()
         for listener in self.listeners:
             listener(live)
 
@@ -249,6 +312,11 @@ class TableService:
         live = self.tables.get(table_id)
         if live is not None:
             return live
+        return self.load(table_id)
+
+    def load(self, table_id: str) -> LiveTable | None:
+        """Read a table that is not in memory from storage (from its latest snapshot and the moves after
+        it) and keep it; None if there is no such table. Tables are loaded only when asked for."""
         if not is_table_id(table_id):
             return None
         stored = self.storage.load(table_id)
@@ -266,7 +334,8 @@ class TableService:
     # --- loading
     def live_from_stored(self, stored: StoredTable) -> LiveTable:
         """A LiveTable rebuilt from storage by replaying its moves (``broken`` set if that fails)."""
-        game, problem = replay_stored(stored)
+        rebuilt = rebuild(stored)
+        game, problem = rebuilt.game, rebuilt.problem
         row = stored.row
         bot_tokens: dict[int, str] = {}
         seats = []
@@ -275,7 +344,10 @@ class TableService:
             if s.kind == BOT:
                 bot_tokens[s.seat] = _fresh_token()
                 digest = token_hash(bot_tokens[s.seat])
-            seats.append(Seat(s.seat, s.kind, s.bot, s.name, digest))
+            elif s.stand_in:
+                bot_tokens[s.seat] = _fresh_token()
+            seats.append(Seat(s.seat, s.kind, s.bot, s.name, digest, s.stand_in))
+        loaded_at = time.monotonic()
         if problem:
             log.error("table %s cannot be rebuilt: %s", row.id, problem)
         return LiveTable(
@@ -289,21 +361,49 @@ class TableService:
             version=len(stored.moves),
             broken=problem,
             bot_tokens=bot_tokens,
+            earlier=rebuilt.earlier,
+            public=row.public,
+            watch_hash=row.watch_hash,
+            host_hash=row.host_hash,
+            ended=row.ended,
+            history=None if stored.moves else new_history(),  # built when first asked for
+            left_at={s.seat: loaded_at for s in stored.seats if s.kind == HUMAN},
+            away_after=self.away_after,
         )
 
-    def load_all(self) -> int:
-        """Rebuild every stored table into memory; returns how many were loaded."""
-        for table_id in self.storage.table_ids():
-            stored = self.storage.load(table_id)
-            if stored is None:
-                continue
-            try:
-                self.tables[table_id] = self.live_from_stored(stored)
-            except RuleError as exc:
-                log.error("table %s has rules that no longer load: %s", table_id, exc)
-        for live in self.tables.values():
-            self.notify(live)
-        return len(self.tables)
+    def history_of(self, live: LiveTable) -> History:
+        """The public entries of ``live``'s last moves (built from its stored moves the first time it is
+        asked for after loading: a table is rebuilt from its snapshot, not by replaying every move)."""
+        if live.history is None:
+            stored = self.storage.load(live.id)
+            moves = stored.moves[: live.version] if stored is not None else []
+            live.history = replay_history(live.rules_source, live.players, live.seed, live.dealer, moves)
+        return live.history
+
+    def adopt(self, live: LiveTable) -> LiveTable:
+        """The instance of ``live``'s table this service holds, keeping ``live`` if it holds none (it was
+        unloaded while a caller held it). Call with ``live``'s lock held before attaching to it."""
+        held = self.tables.setdefault(live.id, live)
+        return held
+
+    def unload_idle(self, idle_seconds: float, busy: Callable[[str], bool] = lambda _id: False) -> list[str]:
+        """Forget the tables nobody uses: no connection, not locked, not ``busy`` (a bot turn in
+        progress), and finished or untouched for ``idle_seconds``. They are read from storage again when
+        asked for. Tells every ``unloaders`` listener each id; returns them."""
+        now = time.monotonic()
+        gone = [
+            live.id
+            for live in self.tables.values()
+            if not live.connections
+            and not live.lock.locked()
+            and not busy(live.id)
+            and (live.game.finished or now - live.touched >= idle_seconds)
+        ]
+        for table_id in gone:
+            del self.tables[table_id]
+            for unloaded in self.unloaders:
+                unloaded(table_id)
+        return gone
 
     def reload(self, live: LiveTable) -> None:
         """Put a table's game back to what storage holds (after a failed write)."""
@@ -311,7 +411,9 @@ class TableService:
         if stored is None:
             live.broken = "the table is no longer in storage"
             return
-        live.game, live.broken = replay_stored(stored)
+        rebuilt = rebuild(stored)
+        live.game, live.broken, live.earlier = rebuilt.game, rebuilt.problem, rebuilt.earlier
+        live.history = None  # rebuilt from storage when next asked for
         live.version = len(stored.moves)
 
     # --- creating and joining
@@ -322,12 +424,25 @@ class TableService:
         players: int | None,
         seats: Sequence[tuple[str, str | None]],
     ) -> tuple[LiveTable, dict[int, str]]:
-        """Create and store a table: ``preset`` plus option ``options``, ``players`` seats (the rules'
-        default if None), each seat ``("invite", None)`` or ``("bot", name)`` (bot names already checked).
+        """``open_table`` for a private table; returns the table and the token of every invited seat."""
+        made = self.open_table(preset, options, players, seats)
+        return made.live, made.tokens
 
-        Returns the table and the secret token of every invited seat. Raises LobbyError for an unknown
-        preset, options that do not validate (the RuleError's message), a player count the rules do not
-        allow, or a seat list of the wrong length.
+    def open_table(
+        self,
+        preset: str,
+        options: dict[str, Any],
+        players: int | None,
+        seats: Sequence[tuple[str, str | None]],
+        public: bool = False,
+    ) -> NewTable:
+        """Create and store a table: ``preset`` plus option ``options``, ``players`` seats (the rules'
+        default if None), each seat ``("invite", None)`` or ``("bot", name)`` (bot names already checked);
+        private unless ``public`` (listed in the lobby, watched without a key).
+
+        Returns the table with the secret token of every invited seat, its watch key and its host key.
+        Raises LobbyError for an unknown preset, options that do not validate (the RuleError's message),
+        a player count the rules do not allow, or a seat list of the wrong length.
         """
         if preset not in PRESET_NAMES:
             raise LobbyError(f"preset {preset!r} does not exist; allowed: {', '.join(PRESET_NAMES)}")
@@ -349,6 +464,7 @@ class TableService:
                 f"seats lists {len(seats)} seats; a table of {count} players needs exactly {count}"
             )
         table_id = secrets.token_urlsafe(8)
+        watch_key, host_key = _fresh_token(), _fresh_token()
         row = TableRow(
             id=table_id,
             created_at=now(),
@@ -356,6 +472,9 @@ class TableService:
             players=count,
             seed=secrets.randbits(62),
             dealer=secrets.randbelow(count),
+            public=public,
+            watch_hash=token_hash(watch_key),
+            host_hash=token_hash(host_key),
         )
         tokens: dict[int, str] = {}
         rows: list[SeatRow] = []
@@ -369,7 +488,7 @@ class TableService:
         live = self.live_from_stored(StoredTable(row, rows))
         self.tables[table_id] = live
         self.notify(live)
-        return live, tokens
+        return NewTable(live, tokens, watch_key, host_key)
 
     def join(self, live: LiveTable, seat: int, name: str) -> None:
         """Give a human seat its display name (joining again just renames it)."""

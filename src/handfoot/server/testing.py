@@ -64,8 +64,10 @@ def running_server(settings: Settings, start_timeout: float = 10.0) -> Iterator[
 class SeatClient:
     """One WebSocket connection to a table: says hello, keeps every message it receives in ``received``.
 
-    ``base`` is ``http://...`` or ``https://...`` (then the socket is ``wss://``); ``connect_options`` go to
-    ``websockets.sync.client.connect`` as they are (``ssl``, ``server_hostname``, ``sock``, ``origin``...).
+    ``base`` is ``http://...`` or ``https://...`` (then the socket is ``wss://``); ``key`` and ``host`` are
+    a private table's watch key and host key, said in the hello; ``connect_options`` go to
+    ``websockets.sync.client.connect`` as they are (``ssl``, ``server_hostname``, ``sock``, ``origin``,
+    ``open_timeout`` (default 5 s)...).
     """
 
     def __init__(
@@ -74,12 +76,16 @@ class SeatClient:
         table_id: str,
         token: str | None = None,
         name: str | None = None,
+        *,
+        key: str | None = None,
+        host: str | None = None,
         **connect_options: Any,
     ) -> None:
         url = "ws" + base.removeprefix("http") + f"/ws/tables/{table_id}"
         self._stack = ExitStack()
         # No keepalive pings: a test may stop a server under an open client and should not print a traceback.
-        connection = connect(url, open_timeout=5, ping_interval=None, **connect_options)
+        options: dict[str, Any] = {"open_timeout": 5, "ping_interval": None} | connect_options
+        connection = connect(url, **options)
         self.ws: ClientConnection = self._stack.enter_context(connection)
         self.received: list[dict[str, Any]] = []
         hello: dict[str, Any] = {"type": "hello", "protocol": 1}
@@ -87,6 +93,10 @@ class SeatClient:
             hello["token"] = token
         if name is not None:
             hello["name"] = name
+        if key is not None:
+            hello["key"] = key
+        if host is not None:
+            hello["host"] = host
         # If the server refused before reading the hello, its error message is still there to read.
         with suppress(ConnectionClosed):
             self.send(hello)

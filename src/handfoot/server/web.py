@@ -27,6 +27,20 @@ SECURITY_HEADERS = {
 }
 
 
+def wants_page(path: str, accept: str) -> bool:
+    """True if a request for ``path`` that found nothing should get the client's own "no such page"
+    page (a browser asking for HTML, not the API, the WebSocket or a bundle file) instead of JSON."""
+    return "text/html" in accept and not path.startswith(("/api/", "/ws/", "/assets/"))
+
+
+def not_found_page(web_dir: Path = WEB_DIR) -> Response:
+    """The client's page with status 404: it tells the reader the address is not a page of the game."""
+    index = web_dir / "index.html"
+    if not index.is_file():
+        return PlainTextResponse("There is no such page here.", status_code=404)
+    return FileResponse(index, status_code=404, media_type="text/html", headers=SECURITY_HEADERS)
+
+
 def mount(app: FastAPI, web_dir: Path = WEB_DIR) -> None:
     """Serve the client bundle in ``web_dir`` from ``app``. Without a built bundle the pages answer 503
     with how to build it, and the API keeps working."""

@@ -8,14 +8,16 @@ message is validated; a bad one is answered with an ``error`` and changes nothin
 from __future__ import annotations
 
 import asyncio
+import time
 from contextlib import suppress
 from dataclasses import dataclass
 
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
 from handfoot.server.config import Settings
-from handfoot.server.fanout import notice_table, send, state_for
+from handfoot.server.fanout import broadcast_state, catch_up, notice_table, send, state_for
 from handfoot.server.hints import answer_hint
+from handfoot.server.host import HostError, apply_host_action
 from handfoot.server.jsonout import json_text
 from handfoot.server.limits import RATE_LIMITED, Limiters, client_key
 from handfoot.server.origin import expected_origins, origin_allowed
@@ -25,6 +27,7 @@ from handfoot.server.protocol import (
     PROTOCOL_VERSION,
     Hello,
     HintRequest,
+    HostAction,
     MoveMessage,
     Ping,
     ProtocolError,
@@ -41,6 +44,7 @@ HELLO_TIMEOUT = 30.0
 CLOSE_BAD_REQUEST = 4400
 CLOSE_BAD_TOKEN = 4401
 CLOSE_BAD_ORIGIN = 4403
+CLOSE_PRIVATE = 4403  # a private table, watched without one of its links
 CLOSE_NO_TABLE = 4404
 
 
@@ -110,6 +114,10 @@ async def table_socket(websocket: WebSocket, table_id: str) -> None:
     hello = await _hello(websocket, live)
     if hello is None:
         return
+    if settings.redis_url:
+        # Other processes store moves too: one whose announcement was lost (it died just after storing)
+        # is read now, so a client that reconnects here never sees an old position.
+        await catch_up(service, live.id)
     seat = live.seat_of_token(hello.token) if hello.token else None
     if hello.token and (seat is None or live.seats[seat].kind != HUMAN):
         await _close_with(
@@ -121,9 +129,23 @@ async def table_socket(websocket: WebSocket, table_id: str) -> None:
             websocket, CLOSE_BAD_REQUEST, "bad_message", "hello: a spectator does not give a name"
         )
         return
+    if hello.host and not live.is_host(hello.host):
+        await _close_with(
+            websocket, CLOSE_BAD_TOKEN, "bad_host", "this host key does not belong to this table"
+        )
+        return
+    if seat is None and not live.may_see(hello.key or hello.host):
+        await _close_with(
+            websocket,
+            CLOSE_PRIVATE,
+            "private",
+            "this table is private: open it with one of its links (an invitation or the watch link)",
+        )
+        return
+    is_host = hello.host is not None
 
     outbox = Outbox(websocket.send_text)
-    conn = Connection(outbox.put, seat)
+    conn = Connection(outbox.put, seat, is_host)
     limits: Limiters = websocket.app.state.limits
     client = client_key(websocket.client.host if websocket.client else None)
     writer = asyncio.get_running_loop().create_task(outbox.run(), name=f"handfoot-send-{live.id}")
@@ -136,6 +158,8 @@ async def table_socket(websocket: WebSocket, table_id: str) -> None:
             handler.cancel()
 
     outbox.on_drop = dropped
+    # The table may have been unloaded while the hello was awaited: attach to the one the service holds.
+    live = service.adopt(live)
     try:
         async with live.lock:
             if hello.name and seat is not None:
@@ -145,9 +169,16 @@ async def table_socket(websocket: WebSocket, table_id: str) -> None:
                     await _close_with(websocket, CLOSE_BAD_REQUEST, "bad_message", str(exc))
                     return
             live.connections.append(conn)
-            await send(
-                live, conn, welcome_message(live.id, seat, rules_mapping(live), live.seating, bot_names())
+            welcome = welcome_message(
+                live.id,
+                seat,
+                rules_mapping(live),
+                live.seating,
+                bot_names(),
+                is_host,
+                list(service.history_of(live)),
             )
+            await send(live, conn, welcome)
             await send(live, conn, state_for(live, seat))
             notice_table(live)
         while not outbox.dropped.is_set():
@@ -169,6 +200,9 @@ async def table_socket(websocket: WebSocket, table_id: str) -> None:
         async with live.lock:
             if conn in live.connections:
                 live.connections.remove(conn)
+            if seat is not None and seat not in live.connected_seats():
+                live.left_at[seat] = time.monotonic()
+                _tell_when_away(live, seat)
             notice_table(live)
         await outbox.finish(writer)
 
@@ -217,9 +251,44 @@ async def _answer(raw: str | bytes, service: TableService, live: LiveTable, peer
             await send(live, conn, error_message(RATE_LIMITED, f"{text}; try again in {wait:.0f} s"))
             return
         await answer_hint(live, conn, message)
+    elif isinstance(message, HostAction):
+        await _host(service, live, conn, message)
     elif isinstance(message, MoveMessage):
         outcome = await play(service, live, peer.token, message.version, message.move)
         if isinstance(outcome, Refused):
             await send(
                 live, conn, refused_message(outcome.rule, outcome.message, outcome.version, outcome.move)
             )
+
+
+def _tell_when_away(live: LiveTable, seat: int) -> None:
+    """Send everyone the table's summary once ``seat`` has been gone for ``away_after`` seconds (so every
+    screen shows the seat as away), unless its player is back by then."""
+    left = live.left_at.get(seat)
+
+    def fire() -> None:
+        if live.left_at.get(seat) == left and live.is_away(seat):
+            notice_table(live)
+
+    asyncio.get_running_loop().call_later(live.away_after + 0.05, fire)
+
+
+async def _host(service: TableService, live: LiveTable, conn: Connection, action: HostAction) -> None:
+    """Do a host's request; tell everyone the new table (and state, when who plays or whether the game
+    goes on changed), or tell the sender why not."""
+    if not conn.host:
+        await send(
+            live, conn, error_message("not_host", "only the table's host (the creator's link) can do that")
+        )
+        return
+    async with live.lock:
+        try:
+            apply_host_action(service, live, action)
+        except HostError as exc:
+            await send(live, conn, error_message("host", str(exc)))
+            return
+        if action.action in ("end", "bot", "person"):
+            await broadcast_state(live)
+        else:
+            notice_table(live)
+    service.notify(live)
