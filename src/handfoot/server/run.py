@@ -1,11 +1,10 @@
-"""Running the server as a program (``handfoot serve``): take the port and open the database first, so a
-port in use or a database that cannot be reached is one clear error rather than a traceback; run uvicorn
-on the port; say where to open the game once it listens.
+"""Running the server as a program (``handfoot serve``): take the port first, so a port in use is one
+clear error rather than a traceback (the database and Redis are checked by ``server.preflight``); run
+uvicorn on the port; say where to open the game once it listens.
 
-``listen(host, port)`` binds the socket and ``check_database(settings)`` opens the database once (each
-raising StartError with a sentence); ``serve(settings, sock, on_ready)`` runs the application on the
-socket until Ctrl+C or SIGTERM and calls ``on_ready`` once connections are being accepted;
-``address_to_open`` / ``startup_line`` say where players can reach it.
+``listen(host, port)`` binds the socket (raising StartError with a sentence); ``serve(settings, sock,
+on_ready)`` runs the application on it until Ctrl+C or SIGTERM and calls ``on_ready`` once connections
+are being accepted; ``address_to_open`` / ``startup_line`` say where players can reach it.
 """
 
 from __future__ import annotations
@@ -15,13 +14,11 @@ import socket
 from collections.abc import Callable
 
 import uvicorn
-from sqlalchemy.engine import make_url
-from sqlalchemy.exc import ArgumentError, SQLAlchemyError
 
 from handfoot.server.app import create_app
 from handfoot.server.config import Settings
 from handfoot.server.limits import uvicorn_options
-from handfoot.server.storage import Storage
+from handfoot.server.preflight import shown_database
 
 # Any address outside this machine: a UDP socket "connected" to it (no packet is sent) shows which of
 # this computer's addresses faces the network.
@@ -31,8 +28,7 @@ _LOOPBACK = ("127.0.0.1", "::1", "localhost")
 
 
 class StartError(Exception):
-    """The server cannot start as asked: it cannot listen there, or open its database (the message says
-    why and what to do)."""
+    """The server cannot listen where it was asked to (the message says why and what to do)."""
 
 
 def listen(host: str, port: int) -> socket.socket:
@@ -70,26 +66,6 @@ def listen(host: str, port: int) -> socket.socket:
             message = f"cannot listen on {where}: {exc.strerror or exc}"
         raise StartError(message) from None
     return sock
-
-
-def shown_database(settings: Settings) -> str:
-    """The database as it may be shown: its URL without the password, or the SQLite file's path."""
-    if settings.database_url:
-        try:
-            return make_url(settings.database_url).render_as_string(hide_password=True)
-        except ArgumentError:
-            return "(an unreadable database URL)"
-    return str((settings.data_dir / "handfoot.db").resolve())
-
-
-def check_database(settings: Settings) -> None:
-    """Open the database once (making its tables if it is new) and close it again. Raises StartError,
-    naming the database (never its password) and the reason, if it cannot be opened."""
-    try:
-        Storage(settings.db_url).close()
-    except (SQLAlchemyError, ImportError) as exc:
-        reason = str(getattr(exc, "orig", None) or exc).strip().splitlines()[0]
-        raise StartError(f"cannot open the database {shown_database(settings)}: {reason}") from None
 
 
 def network_address() -> str | None:
