@@ -11,7 +11,8 @@
 (the runner's work included: legal moves, openings and a SeatInfo per decision, as in a tournament).
 ``random``: heuristic vs random under every preset (whole games). ``ismcts``: ISMCTS vs heuristic
 on kitchen-table (4 players, partnerships) and family (3 players, individuals), single hands.
-``search-time``: CPU time per searched ISMCTS decision at a budget, over the positions of 3 hands.
+``search-time``: CPU time and worlds searched per ISMCTS decision at a budget, over the positions of 3
+hands (``--budget 1s``: how many worlds a second of search covers).
 Targets: heuristic >= 95% against random everywhere; ISMCTS > 55% against the heuristic with the
 95% interval above 50%.
 """
@@ -22,14 +23,15 @@ import argparse
 import random
 import statistics
 import time
+from contextlib import closing
 from typing import Any
 
+import bench_engine  # the random-play benchmark beside this file
 from handfoot.bots import Budget, HeuristicBot, IsmctsBot, legal_for
-from handfoot.engine import Game, view
-from handfoot.engine.views import seat_info
+from handfoot.engine import Game
 from handfoot.rules import PRESET_NAMES, preset
 from handfoot.sim.stats import wilson
-from handfoot.sim.tournament import TournamentConfig, parse_seats, play_chosen, run_tournament
+from handfoot.sim.tournament import Summary, TournamentConfig, iter_outcomes, parse_seats, play_chosen
 
 
 def bench_speed(hands: int, repeats: int = 5) -> float:
@@ -51,7 +53,7 @@ def bench_speed(hands: int, repeats: int = 5) -> float:
             while not game.results:
                 state = game.state
                 legal = legal_for(state, game.legal_ids())
-                play_chosen(game, legal, bot.choose_seat(seat_info(state, state.to_move), legal, rng))
+                play_chosen(game, legal, bot.choose_seat(game.seat_info(state.to_move), legal, rng))
                 moves += 1
         cpu_rates.append(hands / (time.process_time() - cpu))
         wall_rates.append(hands / (time.perf_counter() - wall))
@@ -60,6 +62,16 @@ def bench_speed(hands: int, repeats: int = 5) -> float:
         f"speed: {hands} hands x {repeats}, {moves / hands:.0f} moves/hand: median {rate:.1f} hands/s "
         f"by CPU time (runs {', '.join(f'{r:.0f}' for r in sorted(cpu_rates))}), "
         f"median {statistics.median(wall_rates):.1f} hands/s by wall time"
+    )
+    random_rates = []
+    for _ in range(repeats):  # random play on the same table, as bench_engine.py plays it
+        cpu = time.process_time()
+        played = bench_engine.play_hands("kitchen-table", 4, 40)
+        random_rates.append(played / (time.process_time() - cpu))
+    random_rate = statistics.median(random_rates)
+    print(
+        f"random play, 4-player kitchen-table (bench_engine.py's policy): median {random_rate:,.0f} moves "
+        f"per CPU second; heuristic hands/s per 1,000 random moves/s: {1000 * rate / random_rate:.2f}"
     )
     return rate
 
@@ -72,23 +84,28 @@ def bench_search_time(budget: str, hands: int = 3) -> None:
     bot = IsmctsBot(Budget.parse(budget))
     rng = random.Random(0)
     times: list[float] = []
+    worlds: list[int] = []
     for seed in range(hands):
         game = Game(rules, 4, 1000 + seed)
         while not game.results:
             state = game.state
-            seat_view = view(state, state.to_move)
+            info = game.seat_info(state.to_move)
             legal = legal_for(state, game.legal_ids())
             start = time.process_time()
-            bot.choose(seat_view, legal, rng)
+            bot.choose_seat(info, legal, rng)
             spent = time.process_time() - start
             if bot.last_iterations:
                 times.append(spent)
-            play_chosen(game, legal, heuristic.choose(seat_view, legal, rng))
+                worlds.append(bot.last_iterations)
+            play_chosen(game, legal, heuristic.choose_seat(info, legal, rng))
     times.sort()
     print(
         f"ismcts:{budget}: {len(times)} searched decisions in {hands} hands, CPU time per decision: "
         f"mean {1000 * statistics.mean(times):.0f} ms, median {1000 * statistics.median(times):.0f} ms, "
-        f"95th percentile {1000 * times[int(0.95 * (len(times) - 1))]:.0f} ms, max {1000 * times[-1]:.0f} ms"
+        f"95th percentile {1000 * times[int(0.95 * (len(times) - 1))]:.0f} ms, "
+        f"max {1000 * times[-1]:.0f} ms; "
+        f"worlds per decision: mean {statistics.mean(worlds):.0f}, median {statistics.median(worlds):.0f}, "
+        f"{sum(worlds) / sum(times):.0f} worlds per CPU second"
     )
 
 
@@ -101,8 +118,20 @@ def report(
     players = players or rules.default_players
     config = TournamentConfig(rules, players, parse_seats(seats, players), games, seed, hands)
     start = time.perf_counter()
-    data = run_tournament(config, workers).to_json()
+    summary = Summary(config)
     bot = config.seats[0]
+    with closing(iter_outcomes(config, workers)) as outcomes:
+        for done, outcome in enumerate(outcomes, start=1):
+            summary.outcomes.append(outcome)
+            if done % 10 == 0 and done < games:  # a running line, so a long run tells as it goes
+                wins = sum(s["wins"] for s in summary.to_json()["sides"] if s["bots"][0] == bot)
+                low, high = wilson(wins, done)
+                print(
+                    f"  {name} {seats}: {done}/{games}, {bot} wins {100 * wins / done:.1f}% "
+                    f"[{100 * low:.1f}, {100 * high:.1f}], {time.perf_counter() - start:.0f} s",
+                    flush=True,
+                )
+    data = summary.to_json()
     mine = [side for side in data["sides"] if side["bots"][0] == bot]  # every side the first bot plays
     wins = sum(side["wins"] for side in mine)
     low, high = wilson(wins, games)
@@ -113,7 +142,8 @@ def report(
         f"{name:14s} {seats:22s} {games} {unit}: {bot} wins {100 * wins / games:.1f}% "
         f"[{100 * low:.1f}, {100 * high:.1f}], score/hand {score:.0f}, "
         f"decision mean {ms['mean']:.1f} ms max {ms['max']:.0f} ms, "
-        f"capped {data['capped']}, {time.perf_counter() - start:.0f} s"
+        f"capped {data['capped']}, {time.perf_counter() - start:.0f} s",
+        flush=True,
     )
     return data
 

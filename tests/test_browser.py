@@ -338,7 +338,6 @@ def test_phone_width_and_keyboard(base: str, browser: Browser) -> None:
         page.locator(".hand button.card").first.focus()
         page.keyboard.press("Space")
         assert page.locator(".hand button.card").first.get_attribute("aria-pressed") == "true"
-        page.screenshot(path=str(SCREENSHOTS / "table-phone.png"), full_page=True)
     finally:
         context.close()
 
@@ -488,7 +487,7 @@ def test_take_the_pile_add_to_a_meld_and_follow_hints(dealt: tuple[str, str, str
     assert meld.locator(".card").count() == size + len(cards.split()) or "book" in (
         meld.get_attribute("class") or ""
     )
-    page.screenshot(path=str(screenshot), full_page=True)
+    page.screenshot(path=str(screenshot), full_page=False)
 
     # Follow the hints to the end of the turn: select their cards and press the move's button.
     buttons = {"draw": "Draw", "pickup": "Take the pile", "discard": "Discard"}

@@ -305,6 +305,7 @@ def new_two_seat_table(visitor: Visitor) -> dict[str, Any]:
     table_id = body["table"]["id"]
     assert body["watch"] == f"{visitor.site}/watch/{table_id}#key={body['watch_key']}"  # private
     assert [i["link"].split("#")[0] for i in body["invites"]] == [f"{visitor.site}/play/{table_id}"] * 2
+    assert body["host"]["link"].startswith(f"{visitor.site}/")
     return body
 
 

@@ -12,7 +12,7 @@ from typing import Any
 import httpx
 import pytest
 
-from handfoot.engine.moves import move_id, parse_move
+from handfoot.engine import move_id, parse_move
 from handfoot.server.config import Settings
 from handfoot.server.testing import SeatClient, running_server
 
@@ -108,8 +108,7 @@ def test_malformed_hint_requests_are_refused(base: str, message: str) -> None:
 
 def test_every_hint_is_a_move_the_server_plays(base: str) -> None:
     """Follow the hints of both seats for twenty moves: each one is accepted as it is (openings of
-    several groups, groups of four cards or more and pickups included), and each atomic one is in the
-    seat's legal list."""
+    several groups and pickups included), and each atomic one is in the seat's legal list."""
     _table_id, seats, _spectator = table_of_two(base)
     actions: Counter[str] = Counter()
     for _ in range(20):
@@ -119,7 +118,7 @@ def test_every_hint_is_a_move_the_server_plays(base: str) -> None:
         answer = ask(seats[mover], mine["version"])
         assert answer["type"] == "hint", answer
         move = answer["move"]
-        if move_id(parse_move(move)) >= 0:  # an atomic move (a group of 4+ cards, or several, is not)
+        if move_id(parse_move(move)) >= 0:  # atomic: listed; openings and longer groups are compound
             assert move in mine["legal"], (move, mine["legal"])
         actions[move.split()[0]] += 1
         seats[mover].move(move, mine["version"])
