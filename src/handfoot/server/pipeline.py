@@ -102,7 +102,7 @@ def check_and_play(
         return refuse(SEAT_RULE, "A bot is playing your seat for now: ask the host to hand it back to you.")
     if game.to_move != seat:
         who = live.seats[game.to_move].name if game.to_move is not None else None
-        return refuse(TURN_RULE, f"It is not your turn: {who or f'seat {game.to_move}'} is to move.")
+        return refuse(TURN_RULE, f"It is not your turn: {who or f'seat {game.to_move + 1}'} is to move.")
     if version != live.version:
         return refuse(
             VERSION_RULE,
