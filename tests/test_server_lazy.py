@@ -23,6 +23,13 @@ from handfoot.server.testing import SeatClient, running_server
 pytest_plugins = ["conftest_services"]
 
 
+def legal_texts(live: LiveTable, seat: int) -> list[str]:
+    """The seat's legal moves as the server lists them, or where only a compound opening is legal (003
+    marmot: a held opening must go down before the discard) the openings the engine proposes."""
+    legal = live.legal_for(seat)
+    return legal or [str(move) for move in opening_moves(live.game.state)]
+
+
 def play_random(
     service: TableService, live: LiveTable, tokens: dict[int, str], moves: int, seed: int
 ) -> None:
@@ -32,9 +39,7 @@ def play_random(
         seat = live.game.to_move
         if seat is None:
             return
-        legal = live.legal_for(seat)
-        if not legal:  # only a compound opening is legal (003 marmot: a held opening must go down)
-            legal = [str(move) for move in opening_moves(live.game.state)]
+        legal = legal_texts(live, seat)
         melds = [t for t in legal if t.startswith(("meld", "pickup"))]
         text = rng.choice(melds) if melds and rng.random() < 0.7 else rng.choice(legal)
         assert isinstance(submit(service, live, tokens[seat], live.version, text), Accepted)
@@ -70,7 +75,7 @@ def test_a_game_rebuilt_from_its_snapshot_is_the_replayed_game(tmp_path: Path, n
         # and both play on the same
         for other in (quick, full):
             other.seats = live.seats
-        next_text = live.legal_for(live.game.to_move)[0]
+        next_text = legal_texts(live, live.game.to_move)[0]
         quick.game.apply_text(next_text)
         full.game.apply_text(next_text)
         assert state_to_json(quick.game.state) == state_to_json(full.game.state)

@@ -23,6 +23,11 @@ a meld of naturals, which the heuristic always lays and whose order within a tur
 is played without search (see ``candidates``). Rollouts read each seat's own cards and the public
 table from the sampled world (``Reading.of_world``), exactly what that seat's view would show.
 
+Worlds fit what the seat has seen: its view (its own cards, the table, the cards a seat was seen to take
+from a visible pile, which stay with that seat) and, from a runner that passes them (``choose_seat``
+with ``Game.seat_info``), the public bounds on the other hands: a seat that drew instead of taking a pile
+it could have taken with two naturals holds fewer than two of that rank (``engine.facts``).
+
 Budget: ``iterations`` (worlds) per decision, ``seconds`` per decision, or both (whichever ends first).
 """
 
@@ -54,7 +59,7 @@ from handfoot.engine.openings import opening_moves
 from handfoot.engine.scoring import score_tally
 from handfoot.engine.state import HandState, Phase
 from handfoot.engine.tally import hand_tallies
-from handfoot.engine.views import View, sample_world
+from handfoot.engine.views import SeatInfo, View, sample_world
 from handfoot.wording import show
 
 NEVER = -1e5  # heuristic scores at or below this are moves the heuristic never plays: not candidates
@@ -168,6 +173,21 @@ class IsmctsBot(Bot):
         """The candidate with the best paired gain over the heuristic's move after the budget's search
         (the heuristic's move when none is clearly better); no search for a single legal move or a
         decision the heuristic settles (see the module docstring)."""
+        return self.decide(view, legal, rng, None)
+
+    def choose_seat(self, info: SeatInfo, legal: Sequence[Move], rng: random.Random) -> Move:
+        """``choose``, with worlds sampled also to fit the public bounds on the other hands the runner
+        inferred (``info.caps``: a seat that drew instead of taking the pile holds too few of its rank)."""
+        return self.decide(info.freeze(), legal, rng, info.caps)
+
+    def decide(
+        self,
+        view: View,
+        legal: Sequence[Move],
+        rng: random.Random,
+        caps: Sequence[Sequence[int]] | None,
+    ) -> Move:
+        """``choose`` with the worlds' bounds ``caps`` (None: the view alone)."""
         self.last_iterations = 0
         if len(legal) == 1:
             return legal[0]
@@ -177,7 +197,7 @@ class IsmctsBot(Bot):
         candidates = self.candidates(view, legal, scores, order)
         if len(candidates) <= 1:
             return legal[order[0]]
-        return legal[self.search(view, legal, candidates, rng)]
+        return legal[self.search(view, legal, candidates, rng, caps)]
 
     def candidates(
         self, view: View, legal: Sequence[Move], scores: Sequence[float], order: Sequence[int]
@@ -212,10 +232,15 @@ class IsmctsBot(Bot):
         return self.choose(view, legal, rng).action is Action.YES
 
     def search(
-        self, root_view: View, legal: Sequence[Move], candidates: Sequence[int], rng: random.Random
+        self,
+        root_view: View,
+        legal: Sequence[Move],
+        candidates: Sequence[int],
+        rng: random.Random,
+        caps: Sequence[Sequence[int]] | None = None,
     ) -> int:
         """Judge ``legal[i]`` for ``i`` in ``candidates`` (the heuristic's choice first) on worlds sampled
-        from ``root_view``; returns the index played (see the module docstring)."""
+        from ``root_view`` (and fitting ``caps``); returns the index played (see the module docstring)."""
         budget = self.budget
         deadline = None if budget.seconds is None else time.perf_counter() + budget.seconds
         limit = budget.iterations
@@ -233,7 +258,7 @@ class IsmctsBot(Bot):
             if deadline is not None and iterations and time.perf_counter() >= deadline:
                 break
             iterations += 1
-            world = sample_world(root_view, rng)
+            world = sample_world(root_view, rng, caps)
             values: list[float | None] = []
             for move in moves:
                 if deadline is not None and iterations > 1 and time.perf_counter() >= deadline:

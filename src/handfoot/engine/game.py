@@ -13,12 +13,14 @@ from handfoot.engine.apply import apply_checked
 from handfoot.engine.deal import DealSpec, deal, hand_rng
 from handfoot.engine.errors import IllegalMove
 from handfoot.engine.events import Event, EventType
+from handfoot.engine.facts import HandFacts
 from handfoot.engine.judge import check
 from handfoot.engine.legal import legal_ids, move_of_id
 from handfoot.engine.moves import Move, move_text, parse_move
 from handfoot.engine.scoring import Tally, score_tally
 from handfoot.engine.state import HandState, Phase, Seating
 from handfoot.engine.tally import hand_tallies
+from handfoot.engine.views import SeatInfo
 from handfoot.rules.errors import RuleError
 from handfoot.rules.options import GameEnd, RuleSet
 
@@ -78,6 +80,7 @@ class Game:
         state, self.deal_events = deal(
             rules.for_hand(index), self.players, index, dealer, minimums, hand_rng(self.seed, index), spec
         )
+        self.facts = HandFacts(self.players)
         self.moves.append([])
         return state
 
@@ -117,6 +120,12 @@ class Game:
         """0-based number of the hand in play (or the last hand, once finished)."""
         return self.state.hand_index
 
+    def seat_info(self, seat: int) -> SeatInfo:
+        """What ``seat`` may know of the hand in play, for a bot's decision (``Bot.choose_seat``): its
+        ``SeatInfo``, with the public bounds on every seat's cards inferred from the hand's moves
+        (``facts.HandFacts``)."""
+        return SeatInfo(self.state, seat, self.facts.snapshot())
+
     def legal_ids(self) -> list[int]:
         """Sorted ids of every legal atomic move for ``to_move``."""
         if self.finished:
@@ -154,7 +163,9 @@ class Game:
         return self._play(move)
 
     def _play(self, move: Move) -> list[Event]:
+        self.facts.before(self.state, move)
         events = apply_checked(self.state, move)
+        self.facts.after(events)
         self.moves[-1].append(move)
         if self.state.phase is Phase.OVER:
             self._finish_hand(events)

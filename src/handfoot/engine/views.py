@@ -9,6 +9,7 @@ into a full ``HandState`` whose view, for the same seat, is the same view.
 from __future__ import annotations
 
 import random
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 from handfoot import cards as C
@@ -16,6 +17,7 @@ from handfoot.engine.state import EndReason, HandState, Meld, Phase
 from handfoot.rules.options import PileVisible, RuleSet
 
 SPECTATOR = -1
+KIND_OF = C.KIND_OF
 
 
 @dataclass(frozen=True)
@@ -70,9 +72,6 @@ class View:
     end_reason: EndReason
     move_count: int
     turn_wilds: tuple[tuple[int, int], ...] = ()  # (meld index, wilds added to it this turn)
-
-
-UNKNOWN = 1 << 20  # an upper bound that says nothing (``SeatInfo.caps``)
 
 
 class SeatInfo:
@@ -252,9 +251,34 @@ def unseen_cards(v: View) -> list[int]:
     return [card for card in range(C.NUM_CARD_IDS) for _ in range(pool[card])]
 
 
-def sample_world(v: View, rng: random.Random) -> HandState:
+def _deal_capped(hand: list[int], missing: int, pool: list[int], caps: Sequence[int]) -> list[int]:
+    """Add ``missing`` cards of ``pool`` (shuffled) to ``hand``, no kind past its cap while the pool
+    allows; returns the cards left, in order."""
+    counts = [0] * C.NUM_KINDS
+    for card in hand:
+        counts[KIND_OF[card]] += 1
+    left: list[int] = []
+    for card in pool:
+        kind = KIND_OF[card]
+        if missing and counts[kind] < caps[kind]:
+            hand.append(card)
+            counts[kind] += 1
+            missing -= 1
+        else:
+            left.append(card)
+    if missing:  # the caps cannot all be met by the unseen cards: relax them
+        hand.extend(left[:missing])
+        del left[:missing]
+    return left
+
+
+def sample_world(v: View, rng: random.Random, caps: Sequence[Sequence[int]] | None = None) -> HandState:
     """A full HandState consistent with ``v``: unseen cards dealt at random to other hands (cards a seat
-    was seen to take stay with it), unplayed Feet, the hidden part of the pile and the stock."""
+    was seen to take stay with it), unplayed Feet, the hidden part of the pile and the stock.
+
+    ``caps`` (``SeatInfo.caps``): upper bounds per seat and kind on the cards each hand holds, inferred from
+    what the seats were seen to do; another hand is dealt no more of a kind than its bound while the
+    unseen cards allow it (a bound the cards cannot meet is relaxed rather than failing)."""
     rules = v.rules
     s = HandState(rules, v.players, v.hand_index, v.dealer, list(v.minimums))
     pool = unseen_cards(v)
@@ -279,8 +303,11 @@ def sample_world(v: View, rng: random.Random) -> HandState:
     for seat, seat_view in enumerate(v.seats):
         if seat != v.seat:
             missing = seat_view.hand_count - len(hands[seat])
-            hands[seat].extend(pool[:missing])
-            del pool[:missing]
+            if caps is None:
+                hands[seat].extend(pool[:missing])
+                del pool[:missing]
+            else:
+                pool = _deal_capped(hands[seat], missing, pool, caps[seat])
         if seat == v.seat and v.foot:
             s.feet[seat] = list(v.foot)
         else:

@@ -26,7 +26,6 @@ from handfoot.engine.events import Event
 from handfoot.engine.game import Game
 from handfoot.engine.moves import Move
 from handfoot.engine.state import Seating
-from handfoot.engine.views import seat_info
 from handfoot.rules.options import RuleSet
 from handfoot.sim.progress import HandDone, ProgressTracker, Snapshot
 from handfoot.sim.stats import game_points, mean, wilson
@@ -156,7 +155,7 @@ def play_game(
         if not legal:  # the engine left the seat without a legal move: stop rather than crash
             capped = True
             break
-        info = seat_info(state, seat)
+        info = game.seat_info(seat)
         start = clock()
         move = bots[seat].choose_seat(info, legal, rngs[seat])
         spent = clock() - start
