@@ -156,3 +156,39 @@ def test_rules_list_as_json() -> None:
     presets = json.loads(out)
     assert status == 0 and [p["name"] for p in presets] == list(PRESET_NAMES)
     assert all(p["title"] and p["summary"] for p in presets)
+
+
+def test_hostile_records_and_rule_files_are_clean_errors(tmp_path: Path) -> None:
+    """Nesting that would exhaust the recursion limit and numbers longer than Python converts: one
+    error line and exit 2, for records (replay, hint) and rule files (rules show, score --rules)."""
+    deep = "[" * 5000 + "]" * 5000
+    long_number = "9" * 5000
+    for stdin, words in [
+        (deep, "nests lists or objects too deeply; allowed: at most 64 levels"),
+        ('{"seed": ' + long_number + "}", "a number has more than 4300 digits"),
+        ('{"moves": [], "moves": []}', 'the key "moves" appears twice in one object'),
+    ]:
+        for command in (["replay", "-"], ["hint", "--quick", "-"]):
+            status, out, err = invoke(command, stdin)
+            assert status == 2 and out == "" and words in err and err.count("\n") == 1, (command, err)
+    for text, words in [
+        ("hand_size = " + "[" * 3000 + "]" * 3000, "nests lists or objects too deeply"),
+        ("hand_size = " + long_number, "a number has more than 4300 digits"),
+        ('{"hand_size": ' + long_number + "}", "a number has more than 4300 digits"),
+        ("hand_size = 1" + "0" * 4000, "(a number of about 4001 digits) is not allowed"),
+    ]:
+        path = tmp_path / "house.toml"
+        path.write_text(text, "utf-8")
+        for command in (["rules", "show", str(path)], ["score", "-r", str(path), "-"]):
+            status, out, err = invoke(command, '{"sides": [{}, {}]}')
+            assert status == 2 and out == "" and words in err and err.count("\n") == 1, (command, err)
+
+
+def test_a_plot_that_cannot_be_written_is_refused_before_playing(tmp_path: Path) -> None:
+    args = ["simulate", "--games", "1", "--workers", "1", "--quiet", "--plot"]
+    status, out, err = invoke([*args, str(tmp_path / "missing" / "p.png")])
+    assert status == 2 and "does not exist" in err and out == ""
+    status, _, err = invoke([*args, str(tmp_path / "out.txt")])
+    assert status == 2 and '".txt" is not an image type; allowed: ' in err and "png" in err
+    status, out, _ = invoke([*args, str(tmp_path), "--json"])
+    assert status == 2 and "is a folder" in json.loads(out)["error"]["message"]

@@ -34,7 +34,7 @@ from handfoot.sim.cluster import ClusterError, scheduler_address
 from handfoot.sim.progress import Snapshot
 from handfoot.sim.tournament import DEFAULT_MAX_MOVES, Summary, TournamentConfig, check_config, parse_seats
 from handfoot.sim.tournament import run_tournament as run
-from handfoot.wording import alternatives, plural
+from handfoot.wording import alternatives, plural, show
 
 
 def register(app: typer.Typer) -> None:
@@ -151,7 +151,7 @@ def check_plot_path(plot: str) -> None:
     formats = supported_formats()
     suffix = Path(plot).suffix.lower().lstrip(".")
     if suffix not in formats:
-        given = f"'.{suffix}'" if suffix else "no extension"
+        given = show("." + suffix) if suffix else "no extension"
         fail(f"--plot {plot}: {given} is not an image type; allowed: {', '.join(sorted(formats))}")
     folder = Path(plot).parent
     if not folder.is_dir():
