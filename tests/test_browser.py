@@ -649,6 +649,11 @@ def test_hand_and_moves_stay_in_view_and_history_survives_a_reload(
         page.get_by_test_id("notice").wait_for()
         assert page.get_by_test_id("notice").inner_text().startswith("Welcome back, Di: it's your turn")
         assert page.get_by_test_id("log").inner_text() == before
+        # The replay page of a game still in play says so and leads back to the seat.
+        page.goto(f"{base}/replay/{created['table']['id']}")
+        page.get_by_test_id("watch-in-play").click()
+        page.locator("main.felt").wait_for()
+        assert page.url.endswith(f"#seat={token}")
     finally:
         context.close()
     assert not errors, errors
@@ -664,6 +669,7 @@ def test_private_tables_and_the_host_handing_a_seat_to_a_bot(base: str, page: Pa
     page.get_by_role("button", name="Create the table").click()
     page.get_by_text("Your table is ready").wait_for()
     assert "private" in page.locator(".created").inner_text()
+    assert page.get_by_test_id("partners").inner_text() == "Everyone plays for themselves."
     watch = page.get_by_label("Watch link").input_value()
     table_id = watch.split("/watch/")[1].split("#")[0]
     page.get_by_test_id("play-seat-0").click()
