@@ -649,6 +649,11 @@ def test_hand_and_moves_stay_in_view_and_history_survives_a_reload(
         page.get_by_test_id("notice").wait_for()
         assert page.get_by_test_id("notice").inner_text().startswith("Welcome back, Di: it's your turn")
         assert page.get_by_test_id("log").inner_text() == before
+        # The turn chime can be turned off, and the browser remembers it.
+        if width == 1366:
+            page.get_by_role("button", name="Sound: on").click()
+            page.reload()
+            page.get_by_role("button", name="Sound: off").wait_for()
         # The replay page of a game still in play says so and leads back to the seat.
         page.goto(f"{base}/replay/{created['table']['id']}")
         page.get_by_test_id("watch-in-play").click()

@@ -230,7 +230,12 @@ ROWS: list[tuple[str, str, Any, str]] = [
     ("in-laws", "clean_book_bonus", 500, "004: 'Clean Books | 500 pts ea'"),
     ("in-laws", "dirty_book_bonus", 300, "004: 'Dirty Books | 300 pts ea'"),
     ("in-laws", "going_out_bonus", 200, "004: 'Go Out | 200 pts'"),
-    ("in-laws", "unplayed_foot_counts", True, "RULES.md: *an unplayed Foot counts too*"),
+    (
+        "in-laws",
+        "unplayed_foot_counts",
+        False,
+        "004: 'The cards that are left in remaining players hand are count against team'",
+    ),
 ]
 
 
