@@ -23,13 +23,15 @@ import argparse
 import random
 import statistics
 import time
+from contextlib import closing
 from typing import Any
 
+import bench_engine  # the random-play benchmark beside this file
 from handfoot.bots import Budget, HeuristicBot, IsmctsBot, legal_for
 from handfoot.engine import Game
 from handfoot.rules import PRESET_NAMES, preset
 from handfoot.sim.stats import wilson
-from handfoot.sim.tournament import TournamentConfig, parse_seats, play_chosen, run_tournament
+from handfoot.sim.tournament import Summary, TournamentConfig, iter_outcomes, parse_seats, play_chosen
 
 
 def bench_speed(hands: int, repeats: int = 5) -> float:
@@ -60,6 +62,16 @@ def bench_speed(hands: int, repeats: int = 5) -> float:
         f"speed: {hands} hands x {repeats}, {moves / hands:.0f} moves/hand: median {rate:.1f} hands/s "
         f"by CPU time (runs {', '.join(f'{r:.0f}' for r in sorted(cpu_rates))}), "
         f"median {statistics.median(wall_rates):.1f} hands/s by wall time"
+    )
+    random_rates = []
+    for _ in range(repeats):  # random play on the same table, as bench_engine.py plays it
+        cpu = time.process_time()
+        played = bench_engine.play_hands("kitchen-table", 4, 40)
+        random_rates.append(played / (time.process_time() - cpu))
+    random_rate = statistics.median(random_rates)
+    print(
+        f"random play, 4-player kitchen-table (bench_engine.py's policy): median {random_rate:,.0f} moves "
+        f"per CPU second; heuristic hands/s per 1,000 random moves/s: {1000 * rate / random_rate:.2f}"
     )
     return rate
 
@@ -106,8 +118,20 @@ def report(
     players = players or rules.default_players
     config = TournamentConfig(rules, players, parse_seats(seats, players), games, seed, hands)
     start = time.perf_counter()
-    data = run_tournament(config, workers).to_json()
+    summary = Summary(config)
     bot = config.seats[0]
+    with closing(iter_outcomes(config, workers)) as outcomes:
+        for done, outcome in enumerate(outcomes, start=1):
+            summary.outcomes.append(outcome)
+            if done % 10 == 0 and done < games:  # a running line, so a long run tells as it goes
+                wins = sum(s["wins"] for s in summary.to_json()["sides"] if s["bots"][0] == bot)
+                low, high = wilson(wins, done)
+                print(
+                    f"  {name} {seats}: {done}/{games}, {bot} wins {100 * wins / done:.1f}% "
+                    f"[{100 * low:.1f}, {100 * high:.1f}], {time.perf_counter() - start:.0f} s",
+                    flush=True,
+                )
+    data = summary.to_json()
     mine = [side for side in data["sides"] if side["bots"][0] == bot]  # every side the first bot plays
     wins = sum(side["wins"] for side in mine)
     low, high = wilson(wins, games)
@@ -118,7 +142,8 @@ def report(
         f"{name:14s} {seats:22s} {games} {unit}: {bot} wins {100 * wins / games:.1f}% "
         f"[{100 * low:.1f}, {100 * high:.1f}], score/hand {score:.0f}, "
         f"decision mean {ms['mean']:.1f} ms max {ms['max']:.0f} ms, "
-        f"capped {data['capped']}, {time.perf_counter() - start:.0f} s"
+        f"capped {data['capped']}, {time.perf_counter() - start:.0f} s",
+        flush=True,
     )
     return data
 

@@ -93,15 +93,15 @@ class Server:
             self.process = subprocess.Popen(
                 command, stdin=subprocess.DEVNULL, stdout=out, stderr=out, env=env
             )
-        deadline = time.monotonic() + 30
+        deadline = time.monotonic() + 120  # a loaded machine starts slowly
         while time.monotonic() < deadline:
             if self.process.poll() is not None:
                 raise SystemExit(f"server on port {self.port} exited ({self.log})")
             with contextlib.suppress(httpx.HTTPError):
-                if httpx.get(f"{self.base}/api/health", timeout=1).status_code == 200:
+                if httpx.get(f"{self.base}/api/health", timeout=5).status_code == 200:
                     return
             time.sleep(0.1)
-        raise SystemExit(f"server on port {self.port} did not answer within 30 s")
+        raise SystemExit(f"server on port {self.port} did not answer within 120 s")
 
     def alive(self) -> bool:
         return self.process is not None and self.process.poll() is None

@@ -200,3 +200,11 @@ def test_the_registry_and_the_bot_interface_import_no_bot() -> None:
         imported = {n.module for n in ast.walk(tree) if isinstance(n, ast.ImportFrom) and n.module}
         imported |= {a.name for n in ast.walk(tree) if isinstance(n, ast.Import) for a in n.names}
         assert not imported & bot_modules, f"{name}.py imports {sorted(imported & bot_modules)}"
+
+
+def test_a_budget_in_cpu_seconds() -> None:
+    budget = Budget.parse("1.5cpu")
+    assert (budget.iterations, budget.seconds, budget.cpu) == (None, 1.5, True)
+    assert Budget.parse("200+0.5s").cpu is False
+    with pytest.raises(ValueError, match=r"0\.5cpu"):
+        Budget.parse("fast")

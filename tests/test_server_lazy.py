@@ -47,6 +47,7 @@ def play_random(
 
 def same_game(a: LiveTable, b: LiveTable) -> None:
     assert state_to_json(a.game.state) == state_to_json(b.game.state)
+    assert a.game.state == b.game.state  # every field the engine compares, serialized or not
     assert a.game.totals == b.game.totals and a.game.results == b.game.results
     assert (a.game.finished, a.game.winner, a.version) == (b.game.finished, b.game.winner, b.version)
     assert a.legal_for(a.game.to_move) == b.legal_for(b.game.to_move)

@@ -67,10 +67,13 @@ NEVER = -1e5  # heuristic scores at or below this are moves the heuristic never 
 
 @dataclass(frozen=True)
 class Budget:
-    """A search budget per decision: iterations, seconds, or both (the first reached ends the search)."""
+    """A search budget per decision: iterations, seconds, or both (the first reached ends the search).
+    Seconds are wall-clock time, or with ``cpu`` the process's CPU time (the same search on a busy
+    machine as on a quiet one: for measurements)."""
 
     iterations: int | None = 200
     seconds: float | None = None
+    cpu: bool = False
 
     def __post_init__(self) -> None:
         if self.iterations is None and self.seconds is None:
@@ -82,22 +85,27 @@ class Budget:
 
     @classmethod
     def parse(cls, text: str) -> Budget:
-        """``"300"`` (iterations), ``"0.5s"`` (seconds) or ``"300,0.5s"`` / ``"300+0.5s"`` (both; the
-        ``+`` form fits in a comma-separated ``--seats`` list)."""
+        """``"300"`` (iterations), ``"0.5s"`` (seconds), ``"0.5cpu"`` (seconds of CPU time) or
+        ``"300,0.5s"`` / ``"300+0.5s"`` (both; the ``+`` form fits in a comma-separated ``--seats``
+        list)."""
         iterations: int | None = None
         seconds: float | None = None
+        cpu = False
         for part in text.replace("+", ",").split(","):
             part = part.strip().lower()
             try:
-                if part.endswith("s"):
+                if part.endswith("cpu"):
+                    seconds, cpu = float(part[:-3]), True
+                elif part.endswith("s"):
                     seconds = float(part[:-1])
                 elif part:
                     iterations = int(part)
             except ValueError:
                 raise ValueError(
-                    f"bad budget {show(text)}: write 300 (iterations), 0.5s (seconds) or 300,0.5s"
+                    f"bad budget {show(text)}: write 300 (iterations), 0.5s (seconds), 0.5cpu (seconds of "
+                    "CPU time) or 300,0.5s"
                 ) from None
-        return cls(iterations, seconds)
+        return cls(iterations, seconds, cpu)
 
 
 def move_key(move: Move) -> int | str:
@@ -242,7 +250,8 @@ class IsmctsBot(Bot):
         """Judge ``legal[i]`` for ``i`` in ``candidates`` (the heuristic's choice first) on worlds sampled
         from ``root_view`` (and fitting ``caps``); returns the index played (see the module docstring)."""
         budget = self.budget
-        deadline = None if budget.seconds is None else time.perf_counter() + budget.seconds
+        clock = time.process_time if budget.cpu else time.perf_counter
+        deadline = None if budget.seconds is None else clock() + budget.seconds
         limit = budget.iterations
         side = legal_side(root_view)
         moves = [legal[i] for i in candidates]
@@ -255,13 +264,13 @@ class IsmctsBot(Bot):
         while True:
             if limit is not None and iterations >= limit:
                 break
-            if deadline is not None and iterations and time.perf_counter() >= deadline:
+            if deadline is not None and iterations and clock() >= deadline:
                 break
             iterations += 1
             world = sample_world(root_view, rng, caps)
             values: list[float | None] = []
             for move in moves:
-                if deadline is not None and iterations > 1 and time.perf_counter() >= deadline:
+                if deadline is not None and iterations > 1 and clock() >= deadline:
                     break  # out of time inside a world: drop it (the first world is always finished)
                 values.append(self._play_out(world.copy(), move, side))
             if len(values) < count:

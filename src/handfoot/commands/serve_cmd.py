@@ -61,8 +61,8 @@ def serve(
     status 2, before anything is announced.
     """
     from handfoot.server.config import SettingsError, load_settings
-    from handfoot.server.preflight import check_redis
-    from handfoot.server.run import StartError, check_database, listen, startup_line
+    from handfoot.server.preflight import check_database, check_redis
+    from handfoot.server.run import StartError, listen, startup_line
     from handfoot.server.run import serve as run_server
 
     try:
@@ -83,7 +83,7 @@ def serve(
         check_database(settings)
         if settings.redis_url:
             check_redis(settings.redis_url)
-    except (SettingsError, StartError) as exc:
+    except SettingsError as exc:
         sock.close()
         fail(str(exc))
     bound_port: int = sock.getsockname()[1]

@@ -1,22 +1,44 @@
-"""A check before the server starts: does the Redis it was given answer? (The database is checked by
-``server.run.check_database``.)
+"""Checks before the server starts: can its database be opened, does the Redis it was given answer?
 
-``check_redis(url)`` connects once and raises SettingsError with one sentence naming the URL (password
-hidden), what went wrong and what is allowed, so ``handfoot serve`` stops with one clear line instead of
-a traceback from the application's startup.
+``check_database(settings)`` opens the database once and ``check_redis(url)`` connects once; each raises
+SettingsError with one sentence naming the database or URL (password hidden) and what went wrong, so
+``handfoot serve`` stops with one clear line instead of a traceback from the application's startup.
 """
 
 from __future__ import annotations
 
 from redis import Redis
 from redis.exceptions import RedisError
+from sqlalchemy.engine import make_url
+from sqlalchemy.exc import ArgumentError, SQLAlchemyError
 
-from handfoot.server.config import SettingsError
+from handfoot.server.config import Settings, SettingsError
+from handfoot.server.storage import Storage
 from handfoot.wording import show
 
 REDIS_ALLOWED = "the URL of a running Redis, such as redis://127.0.0.1:6379/0"
 # Seconds to wait for a Redis that does not answer.
 CONNECT_SECONDS = 3
+
+
+def shown_database(settings: Settings) -> str:
+    """The database as it may be shown: its URL without the password, or the SQLite file's path."""
+    if settings.database_url:
+        try:
+            return make_url(settings.database_url).render_as_string(hide_password=True)
+        except ArgumentError:
+            return "(an unreadable database URL)"
+    return str((settings.data_dir / "handfoot.db").resolve())
+
+
+def check_database(settings: Settings) -> None:
+    """Open the database once (making its tables if it is new) and close it again. Raises SettingsError,
+    naming the database (never its password) and the reason, if it cannot be opened."""
+    try:
+        Storage(settings.db_url).close()
+    except (SQLAlchemyError, ImportError) as exc:
+        reason = _first_line(getattr(exc, "orig", None) or exc)
+        raise SettingsError(f"cannot open the database {shown_database(settings)}: {reason}") from None
 
 
 def check_redis(url: str) -> None:

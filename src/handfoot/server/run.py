@@ -1,11 +1,10 @@
-"""Running the server as a program (``handfoot serve``): take the port and open the database first, so a
-port in use or a database that cannot be reached is one clear error rather than a traceback; run uvicorn
-on the port; say where to open the game once it listens.
+"""Running the server as a program (``handfoot serve``): take the port first, so a port in use is one
+clear error rather than a traceback (the database and Redis are checked by ``server.preflight``); run
+uvicorn on the port; say where to open the game once it listens.
 
-``listen(host, port)`` binds the socket and ``check_database(settings)`` opens the database once (each
-raising StartError with a sentence); ``serve(settings, sock, on_ready)`` runs the application on the
-socket until Ctrl+C or SIGTERM and calls ``on_ready`` once connections are being accepted;
-``address_to_open`` / ``startup_line`` say where players can reach it.
+``listen(host, port)`` binds the socket (raising StartError with a sentence); ``serve(settings, sock,
+on_ready)`` runs the application on it until Ctrl+C or SIGTERM and calls ``on_ready`` once connections
+are being accepted; ``address_to_open`` / ``startup_line`` say where players can reach it.
 """
 
 from __future__ import annotations
@@ -15,13 +14,11 @@ import socket
 from collections.abc import Callable
 
 import uvicorn
-from sqlalchemy.engine import make_url
-from sqlalchemy.exc import ArgumentError, SQLAlchemyError
 
 from handfoot.server.app import create_app
 from handfoot.server.config import Settings
 from handfoot.server.limits import uvicorn_options
-from handfoot.server.storage import Storage
+from handfoot.server.preflight import shown_database
 
 # Any address outside this machine: a UDP socket "connected" to it (no packet is sent) shows which of
 # this computer's addresses faces the network.
@@ -30,9 +27,13 @@ _EVERYWHERE = ("0.0.0.0", "::", "")
 _LOOPBACK = ("127.0.0.1", "::1", "localhost")
 
 
+def host_port(host: str, port: int) -> str:
+    """``host:port``, with an IPv6 address in brackets (``[::1]:8000``), as URLs and messages write it."""
+    return f"[{host}]:{port}" if ":" in host else f"{host}:{port}"
+
+
 class StartError(Exception):
-    """The server cannot start as asked: it cannot listen there, or open its database (the message says
-    why and what to do)."""
+    """The server cannot listen where it was asked to (the message says why and what to do)."""
 
 
 def listen(host: str, port: int) -> socket.socket:
@@ -42,7 +43,7 @@ def listen(host: str, port: int) -> socket.socket:
     is not this computer's, or a host name that does not resolve.
     """
     family = socket.AF_INET6 if ":" in host else socket.AF_INET
-    where = f"[{host}]:{port}" if family == socket.AF_INET6 else f"{host}:{port}"
+    where = host_port(host, port)
     sock = socket.socket(family, socket.SOCK_STREAM)
     sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
     try:
@@ -72,26 +73,6 @@ def listen(host: str, port: int) -> socket.socket:
     return sock
 
 
-def shown_database(settings: Settings) -> str:
-    """The database as it may be shown: its URL without the password, or the SQLite file's path."""
-    if settings.database_url:
-        try:
-            return make_url(settings.database_url).render_as_string(hide_password=True)
-        except ArgumentError:
-            return "(an unreadable database URL)"
-    return str((settings.data_dir / "handfoot.db").resolve())
-
-
-def check_database(settings: Settings) -> None:
-    """Open the database once (making its tables if it is new) and close it again. Raises StartError,
-    naming the database (never its password) and the reason, if it cannot be opened."""
-    try:
-        Storage(settings.db_url).close()
-    except (SQLAlchemyError, ImportError) as exc:
-        reason = str(getattr(exc, "orig", None) or exc).strip().splitlines()[0]
-        raise StartError(f"cannot open the database {shown_database(settings)}: {reason}") from None
-
-
 def network_address() -> str | None:
     """This computer's address on its network (what other devices at home reach it at), or None if it
     is not on one."""
@@ -105,8 +86,7 @@ def network_address() -> str | None:
 
 
 def _http(host: str, port: int) -> str:
-    shown = f"[{host}]" if ":" in host else host
-    return f"http://{shown}:{port}/"
+    return f"http://{host_port(host, port)}/"
 
 
 def address_to_open(settings: Settings, port: int) -> str:
@@ -126,7 +106,7 @@ def address_to_open(settings: Settings, port: int) -> str:
 def startup_line(settings: Settings, port: int) -> str:
     """The line printed once the server listens: where to open it, where it listens, where its data is."""
     data = shown_database(settings)
-    listening = f"{settings.host}:{port}" if ":" not in settings.host else f"[{settings.host}]:{port}"
+    listening = host_port(settings.host, port)
     return (
         f"handfoot is ready: open {address_to_open(settings, port)}  [listening on {listening}; data: {data}]"
     )
