@@ -4,7 +4,10 @@ from __future__ import annotations
 
 import random
 
-from handfoot.engine import EventType, Game
+from handfoot import cards as C
+from handfoot.bots import HeuristicBot, legal_for
+from handfoot.bots.hint import explain
+from handfoot.engine import Action, EventType, Game
 from handfoot.engine.apply import give_card
 from handfoot.engine.serialize import state_from_json, state_to_json
 from handfoot.engine.views import sample_world, view
@@ -55,11 +58,6 @@ def test_a_pile_too_small_for_a_whole_draw_ends_the_hand() -> None:
 
 def test_bots_lay_a_red_three_by_choice_and_the_hint_says_why() -> None:
     """red_threes = "lay_by_choice": the heuristic lays a red 3 it holds, and the hint explains the move."""
-    from handfoot import cards as C
-    from handfoot.bots import HeuristicBot, legal_for
-    from handfoot.bots.hint import explain
-    from handfoot.engine import Action
-
     rules = load_rules({"extends": "kitchen-table", "red_threes": "lay_by_choice"})
     seed = next(s for s in range(500) if Game(rules, 2, s, 1).state.hands[0][C.RED_THREE])
     game = Game(rules, 2, seed, 1)
