@@ -106,6 +106,7 @@ ROWS: list[tuple[str, str, Any, str]] = [
         "000: 'never put more wilds in a meld than naturals'",
     ),
     ("kitchen-table", "min_naturals", 2, "000: 'A meld still needs at least two natural cards'"),
+    ("head-and-foot", "min_naturals", 3, "001: 'Each canasta is begun by playing at least three like cards'"),
     ("kitchen-table", "black_three_melds", True, "000: 'only meld them as a set of black 3s ... going out'"),
     ("kitchen-table", "wild_melds", False, "000: 'at least two natural cards of that rank'"),
     ("kitchen-table", "book_size", 7, "000: 'Seven of a rank is a canasta'"),
@@ -230,7 +231,12 @@ ROWS: list[tuple[str, str, Any, str]] = [
     ("in-laws", "clean_book_bonus", 500, "004: 'Clean Books | 500 pts ea'"),
     ("in-laws", "dirty_book_bonus", 300, "004: 'Dirty Books | 300 pts ea'"),
     ("in-laws", "going_out_bonus", 200, "004: 'Go Out | 200 pts'"),
-    ("in-laws", "unplayed_foot_counts", True, "RULES.md: *an unplayed Foot counts too*"),
+    (
+        "in-laws",
+        "unplayed_foot_counts",
+        False,
+        "004: 'The cards that are left in remaining players hand are count against team'",
+    ),
 ]
 
 

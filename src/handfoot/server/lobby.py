@@ -99,6 +99,8 @@ _GROUP_OF_OPTION = {
     "opening_thresholds": "melding",
     "opening_increment": "melding",
     "short_opening_penalty": "melding",
+    "opening_counts_books": "melding",
+    "opening_waived_if_emptied": "melding",
 }
 # A preset's name, title and summary describe it; they are not rules a table changes.
 IDENTITY_SECTION = "identity"
