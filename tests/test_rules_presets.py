@@ -201,7 +201,12 @@ ROWS: list[tuple[str, str, Any, str]] = [
     ("marmot", "go_out_dirty", 1, "003: 'at least one clean book and one dirty book'"),
     ("marmot", "out_by_meld", "last_round", "003: 'the other players get one last round to play'"),
     ("marmot", "after_out", "end", "003: 'discards his last card ... play stops immediately'"),
-    ("marmot", "empty_without_out", "wait", "003: 'he is not out. Yet.' (choice: draw as usual next turn)"),
+    (
+        "marmot",
+        "empty_without_out",
+        "draw_again",
+        "003: 'If player runs out of cards before discarding ..., the player's turn has not ended'",
+    ),
     ("marmot", "all_feet_to_go_out", False, "RULES.md: *no*"),
     ("in-laws", "go_out_clean", 3, "004: 'When team has acquired 3 clean books they may go out'"),
     ("in-laws", "go_out_dirty", 0, "004: only clean books are named"),
