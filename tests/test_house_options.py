@@ -4,7 +4,10 @@ from __future__ import annotations
 
 import random
 
-from handfoot.engine import EventType, Game
+from handfoot import cards as C
+from handfoot.bots import HeuristicBot, legal_for
+from handfoot.bots.hint import explain
+from handfoot.engine import Action, EventType, Game
 from handfoot.engine.apply import give_card
 from handfoot.engine.serialize import state_from_json, state_to_json
 from handfoot.engine.views import sample_world, view
@@ -51,3 +54,15 @@ def test_a_pile_too_small_for_a_whole_draw_ends_the_hand() -> None:
     game.apply_text("draw")
     assert game.results[-1].reason == "stock_empty"
     assert _empty_stock_game(3).apply_text("draw")[0].type is EventType.RESHUFFLED  # 2 besides the top
+
+
+def test_bots_lay_a_red_three_by_choice_and_the_hint_says_why() -> None:
+    """red_threes = "lay_by_choice": the heuristic lays a red 3 it holds, and the hint explains the move."""
+    rules = load_rules({"extends": "kitchen-table", "red_threes": "lay_by_choice"})
+    seed = next(s for s in range(500) if Game(rules, 2, s, 1).state.hands[0][C.RED_THREE])
+    game = Game(rules, 2, seed, 1)
+    game.apply_text("draw")
+    legal = legal_for(game.state, game.legal_ids())
+    chosen = HeuristicBot().choose(view(game.state, 0), legal, random.Random(0))
+    assert chosen.action is Action.LAY
+    assert explain(view(game.state, 0), legal, chosen).startswith(f"Lay {C.code(chosen.card)} down")
