@@ -171,8 +171,6 @@ class HandFootEnv(AECEnv):  # type: ignore[misc]
         seat = self._seat_of[agent]
         chosen = int(action)
         mask = self.action_mask(seat)
-        self._cumulative_rewards[agent] = 0.0
-        self._clear_rewards()
         info: dict[str, Any] = {}
         if not (0 <= chosen < NUM_ACTIONS and mask[chosen]):
             if self.illegal == "raise":
@@ -181,6 +179,8 @@ class HandFootEnv(AECEnv):  # type: ignore[misc]
             info["illegal_action"] = chosen
             legal_now = np.flatnonzero(mask)
             chosen = int(legal_now[self._rng.randrange(len(legal_now))])
+        self._cumulative_rewards[agent] = 0.0
+        self._clear_rewards()
         self._play_action(seat, chosen)
         self.infos[agent] = info
         self._after_move()
