@@ -48,6 +48,7 @@ typecheck: $(VENV)/.dev-installed
 
 test: lint typecheck services chromium hosting web-check
 	$(BIN)/python benchmarks/bench_engine.py --quick
+	$(BIN)/python benchmarks/bench_rl.py --quick
 	$(BIN)/pytest -n 2
 	$(MAKE) test-compiled
 

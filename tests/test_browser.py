@@ -23,6 +23,7 @@ from typing import Any
 import httpx
 import pytest
 
+from handfoot import cards as C
 from handfoot.bots import legal_for
 from handfoot.engine import Action, Game, move_text
 from handfoot.rules import load_rules
@@ -648,6 +649,16 @@ def test_hand_and_moves_stay_in_view_and_history_survives_a_reload(
         page.get_by_test_id("notice").wait_for()
         assert page.get_by_test_id("notice").inner_text().startswith("Welcome back, Di: it's your turn")
         assert page.get_by_test_id("log").inner_text() == before
+        # The turn chime can be turned off, and the browser remembers it.
+        if width == 1366:
+            page.get_by_role("button", name="Sound: on").click()
+            page.reload()
+            page.get_by_role("button", name="Sound: off").wait_for()
+        # The replay page of a game still in play says so and leads back to the seat.
+        page.goto(f"{base}/replay/{created['table']['id']}")
+        page.get_by_test_id("watch-in-play").click()
+        page.locator("main.felt").wait_for()
+        assert page.url.endswith(f"#seat={token}")
     finally:
         context.close()
     assert not errors, errors
@@ -663,6 +674,7 @@ def test_private_tables_and_the_host_handing_a_seat_to_a_bot(base: str, page: Pa
     page.get_by_role("button", name="Create the table").click()
     page.get_by_text("Your table is ready").wait_for()
     assert "private" in page.locator(".created").inner_text()
+    assert page.get_by_test_id("partners").inner_text() == "Everyone plays for themselves."
     watch = page.get_by_label("Watch link").input_value()
     table_id = watch.split("/watch/")[1].split("#")[0]
     page.get_by_test_id("play-seat-0").click()
@@ -719,3 +731,88 @@ def test_private_tables_and_the_host_handing_a_seat_to_a_bot(base: str, page: Pa
     ).json()
     assert summary["seats"][1]["stand_in"] == "random"
     assert int(summary["version"]) >= version + 3, "the bot did not play the handed seat"
+
+
+RED_ID = "red-three-table"
+RED_TOKEN = "seat-zero-token-red-threes-by-choice"
+RED_RULES = {"extends": "kitchen-table", "red_threes": "lay_by_choice"}
+
+
+@pytest.fixture(scope="module")
+def red_three_table(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+    """A server holding a two-player table under red_threes = "lay_by_choice" whose seat 0 (a person, to
+    move first) is dealt a red 3."""
+    rules = load_rules(RED_RULES)
+    seed = next(s for s in range(500) if Game(rules, 2, s, 1).state.hands[0][C.RED_THREE])
+    settings = Settings(data_dir=tmp_path_factory.mktemp("red-three-data"), port=0, bot_delay=0.0)
+    settings.prepare()
+    storage = Storage(settings.db_url)
+    try:
+        for size in ("laptop", "phone"):  # one table per page size: each test starts at the deal
+            storage.create_table(
+                TableRow(f"{RED_ID}-{size}", now(), RED_RULES, 2, seed, 1),
+                [SeatRow(0, "human", None, token_hash(RED_TOKEN)), SeatRow(1, "bot", "medium")],
+            )
+    finally:
+        storage.close()
+    with running_server(settings) as url:
+        yield url
+
+
+@pytest.mark.parametrize("size", [(1366, 768), (390, 844)], ids=["laptop", "phone"])
+def test_red_three_laid_by_choice(red_three_table: str, browser: Browser, size: tuple[int, int]) -> None:
+    """Under red_threes = "lay_by_choice" the dealt red 3 stays in the hand; after drawing, the page offers
+    "Lay down a red 3" (the server's 'lay' move), and the red 3 goes down beside the side's status."""
+    context = browser.new_context(viewport={"width": size[0], "height": size[1]})
+    page = context.new_page()
+    page.set_default_timeout(15_000)
+    SCREENSHOTS.mkdir(parents=True, exist_ok=True)
+    try:
+        kind = "laptop" if size[0] > 500 else "phone"
+        page.goto(f"{red_three_table}/play/{RED_ID}-{kind}#seat={RED_TOKEN}")
+        page.get_by_label("Your name at this table").fill("Di")
+        page.get_by_role("button", name="Sit down").click()
+        page.wait_for_function("() => document.querySelector('main.felt')?.dataset.myTurn === 'yes'")
+        if felt(page)["phase"] == "draw":
+            click_move(page, "Draw")
+        assert any(m.startswith("lay 3") for m in legal_moves(page)), legal_moves(page)
+        held = page.locator('.hand button.card[data-card^="3"]').evaluate_all(
+            "els => els.map(e => e.dataset.card).filter(c => c === '3H' || c === '3D')"
+        )
+        assert held, "the dealt red 3 is not in the hand"
+        page.screenshot(path=str(SCREENSHOTS / f"red-three-by-choice-{size[0]}.png"), full_page=True)
+        click_move(page, "Lay down a red 3")
+        page.get_by_label("Red threes laid down").first.wait_for()
+        assert not any(m.startswith("lay 3") for m in legal_moves(page)) or len(held) > 1
+        page.screenshot(path=str(SCREENSHOTS / f"red-three-laid-{size[0]}.png"), full_page=True)
+    finally:
+        context.close()
+
+
+def test_eight_players_fit_a_phone_and_a_laptop(base: str, browser: Browser) -> None:
+    """Eight players (four pairs, a rule file away) fit the page without sideways scrolling at phone and
+    laptop widths: the score sheet of four sides scrolls inside its own panel."""
+    for width, height in ((390, 844), (1366, 768)):
+        created = httpx.post(
+            f"{base}/api/tables",
+            json={
+                "preset": "kitchen-table",
+                "players": 8,
+                "options": {"players_allowed": [2, 3, 4, 5, 6, 7, 8], "partners_at": [4, 8]},
+                "seats": [{"kind": "invite"}] + [{"kind": "bot", "bot": "random"}] * 7,
+            },
+        ).json()
+        invite = created["invites"][0]
+        context = browser.new_context(viewport={"width": width, "height": height})
+        page = context.new_page()
+        page.set_default_timeout(15_000)
+        try:
+            page.goto(f"{base}/play/{created['table']['id']}#seat={invite['token']}")
+            page.get_by_label("Your name at this table").fill("Ed")
+            page.keyboard.press("Enter")
+            page.wait_for_function("() => document.querySelector('main.felt')?.dataset.myTurn === 'yes'")
+            assert page.locator(".opponent").count() == 7
+            assert page.evaluate("document.documentElement.scrollWidth") <= width
+            page.screenshot(path=str(SCREENSHOTS / f"eight-players-{width}.png"), full_page=width < 500)
+        finally:
+            context.close()

@@ -192,3 +192,9 @@ def test_a_plot_that_cannot_be_written_is_refused_before_playing(tmp_path: Path)
     assert status == 2 and '".txt" is not an image type; allowed: ' in err and "png" in err
     status, out, _ = invoke([*args, str(tmp_path), "--json"])
     assert status == 2 and "is a folder" in json.loads(out)["error"]["message"]
+
+
+def test_a_long_bad_value_is_shortened_in_usage_errors() -> None:
+    status, out, _ = invoke(["simulate", "--games", "9" * 5000, "--json"])
+    message = json.loads(out)["error"]["message"]
+    assert status == 2 and "(5000 characters) is not a valid int" in message and len(message) < 200

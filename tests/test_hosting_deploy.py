@@ -7,7 +7,8 @@
   ports with a self-signed certificate for ``cards.example.org``. Through each proxy a table is made (its
   links start with the public address), the page is loaded, and a whole hand is played by two seats over
   WebSocket (each playing the trainer's hint), until the hand is scored; behind nginx, Debian's Chromium
-  watches that hand on the watch page (https, the WebSocket as wss) to its score.
+  watches that hand on the watch page (https, the WebSocket as wss) to its score; and two processes on
+  one PostgreSQL database and one Redis behind nginx's upstream play a hand across them.
 - ``deploy/handfoot-backup`` backs up a running server's SQLite database and a PostgreSQL one, keeps the
   newest copies, and a restore brings the table back as it was.
 - The systemd units pass ``systemd-analyze verify``; docs/hosting.md shows every deploy file as it is.
@@ -31,7 +32,7 @@ import subprocess
 import sys
 import time
 from collections.abc import Iterator
-from contextlib import contextmanager
+from contextlib import ExitStack, contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -145,23 +146,31 @@ def running(command: list[str], log: Path, port: int, env: dict[str, str] | None
 
 
 @contextmanager
-def handfoot_as_the_unit_starts_it(tmp: Path, public_url: str) -> Iterator[int]:
+def handfoot_as_the_unit_starts_it(
+    tmp: Path, public_url: str, processes: int = 1, shared: dict[str, str] | None = None
+) -> Iterator[list[int]]:
     """The server started by handfoot.service's ExecStart with handfoot.env's settings (data folder, port
-    and public address moved for the test; bots and hints instant); yields its port."""
+    and public address moved for the test; bots, hints and rate limits for machine speed), as
+    ``processes`` processes on ports of their own with the ``shared`` settings (the database and Redis
+    they share); yields their ports."""
     argv = shlex.split(unit_value("handfoot.service", "ExecStart"))
     assert argv[0].endswith("/bin/handfoot"), argv
     assert unit_value("handfoot.service", "EnvironmentFile") == "/etc/handfoot/handfoot.env"
     settings = env_file()
-    port = free_port()
     for name in ("HANDFOOT_DATA", "HANDFOOT_PORT", "HANDFOOT_PUBLIC_URL"):
         assert name in settings, f"handfoot.env sets {name}"
-    settings |= {"HANDFOOT_DATA": str(tmp / "data"), "HANDFOOT_PORT": str(port)}
-    settings |= {"HANDFOOT_PUBLIC_URL": public_url, "HANDFOOT_BOT_DELAY": "0", "HANDFOOT_HINT_SECONDS": "0"}
+    settings |= {"HANDFOOT_DATA": str(tmp / "data"), "HANDFOOT_PUBLIC_URL": public_url}
+    settings |= {"HANDFOOT_BOT_DELAY": "0", "HANDFOOT_HINT_SECONDS": "0"}
     # The hand is played at machine speed, a hint a move: faster than the per-client limits allow people.
-    settings |= {"HANDFOOT_RATE_LIMIT": "0"}
+    settings |= {"HANDFOOT_RATE_LIMIT": "0"} | (shared or {})
     command = [sys.executable, "-c", "from handfoot.cli import main; main()", *argv[1:]]
-    with running(command, tmp / "handfoot.log", port, env=os.environ | settings):
-        yield port
+    ports = [free_port() for _ in range(processes)]
+    with ExitStack() as stack:
+        for number, port in enumerate(ports):
+            log = tmp / f"handfoot-{number}.log"
+            env = os.environ | settings | {"HANDFOOT_PORT": str(port)}
+            stack.enter_context(running(command, log, port, env=env))
+        yield ports
 
 
 @pytest.fixture(scope="module")
@@ -196,7 +205,7 @@ def certificate(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, Path]:
 
 
 @contextmanager
-def behind_nginx(tmp: Path, app_port: int, https_port: int, cert: tuple[Path, Path]) -> Iterator[None]:
+def behind_nginx(tmp: Path, app_ports: list[int], https_port: int, cert: tuple[Path, Path]) -> Iterator[None]:
     """deploy/nginx-handfoot.conf in a throwaway nginx: its ports and certificate moved, nothing else."""
     nginx = need("nginx", "nginx")
     http_port = free_port()
@@ -209,7 +218,7 @@ def behind_nginx(tmp: Path, app_port: int, https_port: int, cert: tuple[Path, Pa
             ("    listen [::]:443 ssl http2;\n", "", 1),
             (f"/etc/letsencrypt/live/{NAME}/fullchain.pem", str(cert[0]), 1),
             (f"/etc/letsencrypt/live/{NAME}/privkey.pem", str(cert[1]), 1),
-            ("proxy_pass http://127.0.0.1:8000;", f"proxy_pass http://127.0.0.1:{app_port};", 1),
+            ("    server 127.0.0.1:8000;\n", "".join(f"    server 127.0.0.1:{p};\n" for p in app_ports), 1),
         ],
     )
     (tmp / "site.conf").write_text(site)
@@ -230,7 +239,7 @@ def behind_nginx(tmp: Path, app_port: int, https_port: int, cert: tuple[Path, Pa
 
 
 @contextmanager
-def behind_caddy(tmp: Path, app_port: int, https_port: int, cert: tuple[Path, Path]) -> Iterator[None]:
+def behind_caddy(tmp: Path, app_ports: list[int], https_port: int, cert: tuple[Path, Path]) -> Iterator[None]:
     """deploy/Caddyfile in a throwaway Caddy: its upstream port moved and the test's certificate given
     (instead of one from Let's Encrypt); ports and storage set in a global block for the test."""
     caddy = need("caddy", "caddy")
@@ -238,7 +247,11 @@ def behind_caddy(tmp: Path, app_port: int, https_port: int, cert: tuple[Path, Pa
         (DEPLOY / "Caddyfile").read_text(),
         [
             (f"\n{NAME} {{\n", f"\n{NAME} {{\n\ttls {cert[0]} {cert[1]}\n", 1),
-            ("reverse_proxy 127.0.0.1:8000\n", f"reverse_proxy 127.0.0.1:{app_port}\n", 1),
+            (
+                "reverse_proxy 127.0.0.1:8000\n",
+                f"reverse_proxy {' '.join(f'127.0.0.1:{p}' for p in app_ports)}\n",
+                1,
+            ),
         ],
     )
     test_globals = (
@@ -286,13 +299,16 @@ class Visitor:
 
 
 @contextmanager
-def through(proxy: str, tmp: Path, cert: tuple[Path, Path]) -> Iterator[Visitor]:
-    """handfoot behind ``proxy`` (nginx or caddy) set up as documented; yields a visitor of the site."""
+def through(
+    proxy: str, tmp: Path, cert: tuple[Path, Path], processes: int = 1, shared: dict[str, str] | None = None
+) -> Iterator[Visitor]:
+    """handfoot (``processes`` of it, sharing the ``shared`` settings) behind ``proxy`` (nginx or caddy)
+    set up as documented; yields a visitor of the site."""
     start = behind_nginx if proxy == "nginx" else behind_caddy
     visitor = Visitor(free_port(), cert[0])
     with (
-        handfoot_as_the_unit_starts_it(tmp, visitor.site) as app_port,
-        start(tmp, app_port, visitor.port, cert),
+        handfoot_as_the_unit_starts_it(tmp, visitor.site, processes, shared) as app_ports,
+        start(tmp, app_ports, visitor.port, cert),
     ):
         yield visitor
 
@@ -305,6 +321,7 @@ def new_two_seat_table(visitor: Visitor) -> dict[str, Any]:
     table_id = body["table"]["id"]
     assert body["watch"] == f"{visitor.site}/watch/{table_id}#key={body['watch_key']}"  # private
     assert [i["link"].split("#")[0] for i in body["invites"]] == [f"{visitor.site}/play/{table_id}"] * 2
+    assert body["host"]["link"].startswith(f"{visitor.site}/")
     return body
 
 
@@ -355,6 +372,22 @@ def test_a_whole_hand_through_the_documented_proxy(
         again = visitor.seat(table_id, table["invites"][1]["token"])  # a player who comes back
         assert again.state()["table"]["hands"] == state["table"]["hands"]
         again.close()
+
+
+def test_a_whole_hand_through_nginx_to_two_processes_on_postgresql_and_redis(
+    tmp_path: Path, certificate: tuple[Path, Path], postgres_url: str, redis_url: str
+) -> None:
+    """The documented move to several processes: two of them on one PostgreSQL database and one Redis,
+    both in nginx's upstream, which hands connections to each in turn; the hand is played across them."""
+    shared = {"HANDFOOT_DATABASE_URL": postgres_url, "HANDFOOT_REDIS_URL": redis_url}
+    with through("nginx", tmp_path, certificate, processes=2, shared=shared) as visitor:
+        table = new_two_seat_table(visitor)
+        state = play_a_hand(visitor, table)
+        again = visitor.seat(table["table"]["id"], table["invites"][0]["token"])
+        assert again.state()["table"]["hands"] == state["table"]["hands"]
+        again.close()
+    for number in (0, 1):  # each process served some of the table's connections
+        assert '"WebSocket /ws/tables/' in (tmp_path / f"handfoot-{number}.log").read_text()
 
 
 CHROMIUM = Path("/usr/bin/chromium")

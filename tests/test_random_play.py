@@ -557,7 +557,7 @@ def expected_events(name: str, players: int, overrides: dict[str, object] | None
     if rules.permission is not Permission.NONE and rules.partnerships(players):
         need += ["asked", "answered"]
     last_round_by_meld = rules.out_by_meld in (OutByMeld.LAST_ROUND, OutByMeld.LAST_ROUND_BONUS)
-    if rules.after_out is AfterOut.LAST_ROUND or last_round_by_meld:
+    if rules.after_out is not AfterOut.END or last_round_by_meld:
         need.append("last round turns")
     return need
 
@@ -600,6 +600,7 @@ HOUSE_CASES: list[tuple[str, int, dict[str, object]]] = [
             "opening_waived_if_emptied": True,
             "book_bonuses": {"A": 1000},
             "out_by_meld": "end",
+            "after_out": "last_round_no_bonus",
             "pickup_with_wild": True,
             "black_three_books": "clean",
             "empty_stock": "reshuffle_pile",

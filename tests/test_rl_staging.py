@@ -148,10 +148,13 @@ def test_an_illegal_action_is_refused_and_changes_nothing() -> None:
     env = HandFootEnv("kitchen-table", 4)
     env.reset(seed=1)
     agent = env.agent_selection
+    env._cumulative_rewards[agent] = 5.0  # as if a hand had just been scored
     before = env.observe(agent)["observation"].copy()
-    with pytest.raises(IllegalAction, match="legal actions: \\[0"):
-        env.step(8 + C.ACE)  # a discard before drawing
+    for refused in (8 + C.ACE, -1, 10_000):  # a discard before drawing; numbers out of range
+        with pytest.raises(IllegalAction, match="legal actions: \\[0"):
+            env.step(refused)
     assert np.array_equal(env.observe(agent)["observation"], before) and env.agent_selection == agent
+    assert env.last()[1] == 5.0 and env.game.state.move_count == 0
     with pytest.raises(ValueError, match="players=7"):
         HandFootEnv("kitchen-table", 7)
     with pytest.raises(ValueError, match="reward='score'"):

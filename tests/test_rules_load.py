@@ -421,3 +421,18 @@ def test_per_hand_lists_are_checked_hand_by_hand() -> None:
     assert_names(refused({"going_out_bonus": []}), "going_out_bonus", [], "a list of 1 to 100 whole numbers")
     assert_names(refused({"going_out_bonus": [100, "x"]}), "going_out_bonus", [100, "x"], "one per hand")
     assert_names(refused({"hand_size": [11, 13]}), "hand_size", [11, 13], "a whole number")
+
+
+def test_house_rule_tables_and_penalties_are_checked() -> None:
+    """book_bonuses keys name a book (a rank, 3 or W, maybe after clean/dirty), and rows and penalties
+    for melds the rules never allow are refused, saying what is allowed."""
+    assert_names(refused({"book_bonuses": {"Z": 3}}), "book_bonuses", {"Z": 3}, "a table of book")
+    assert_names(refused({"book_bonuses": {"clean W": 5}}), "book_bonuses", {"clean W": 5}, "a table of book")
+    assert_names(refused({"book_bonuses": {"W": 5}}), "book_bonuses", {"W": 5}, "no W row unless wild_melds")
+    err = refused({"extends": "family", "book_bonuses": {"3": 5}})
+    assert_names(err, "book_bonuses", {"3": 5}, "no 3 row unless black_three_melds")
+    assert_names(refused({"wild_meld_penalty": 100}), "wild_meld_penalty", 100, "0 unless wild_melds = true")
+    rules = load_rules({"book_bonuses": {"clean 7": 1500, "K": 700, "dirty 3": 900}})
+    assert (rules.book_bonus(C.SEVEN, 0), rules.book_bonus(C.SEVEN, 1)) == (1500, 300)
+    assert (rules.book_bonus(C.KING, 0), rules.book_bonus(C.KING, 1)) == (700, 700)
+    assert rules_to_mapping(rules)["book_bonuses"] == {"K": 700, "clean 7": 1500, "dirty 3": 900}

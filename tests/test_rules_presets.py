@@ -106,6 +106,7 @@ ROWS: list[tuple[str, str, Any, str]] = [
         "000: 'never put more wilds in a meld than naturals'",
     ),
     ("kitchen-table", "min_naturals", 2, "000: 'A meld still needs at least two natural cards'"),
+    ("head-and-foot", "min_naturals", 3, "001: 'Each canasta is begun by playing at least three like cards'"),
     ("kitchen-table", "black_three_melds", True, "000: 'only meld them as a set of black 3s ... going out'"),
     ("kitchen-table", "wild_melds", False, "000: 'at least two natural cards of that rank'"),
     ("kitchen-table", "book_size", 7, "000: 'Seven of a rank is a canasta'"),
@@ -200,7 +201,12 @@ ROWS: list[tuple[str, str, Any, str]] = [
     ("marmot", "go_out_dirty", 1, "003: 'at least one clean book and one dirty book'"),
     ("marmot", "out_by_meld", "last_round", "003: 'the other players get one last round to play'"),
     ("marmot", "after_out", "end", "003: 'discards his last card ... play stops immediately'"),
-    ("marmot", "empty_without_out", "wait", "003: 'he is not out. Yet.' (choice: draw as usual next turn)"),
+    (
+        "marmot",
+        "empty_without_out",
+        "draw_again",
+        "003: 'If player runs out of cards before discarding ..., the player's turn has not ended'",
+    ),
     ("marmot", "all_feet_to_go_out", False, "RULES.md: *no*"),
     ("in-laws", "go_out_clean", 3, "004: 'When team has acquired 3 clean books they may go out'"),
     ("in-laws", "go_out_dirty", 0, "004: only clean books are named"),
@@ -230,7 +236,12 @@ ROWS: list[tuple[str, str, Any, str]] = [
     ("in-laws", "clean_book_bonus", 500, "004: 'Clean Books | 500 pts ea'"),
     ("in-laws", "dirty_book_bonus", 300, "004: 'Dirty Books | 300 pts ea'"),
     ("in-laws", "going_out_bonus", 200, "004: 'Go Out | 200 pts'"),
-    ("in-laws", "unplayed_foot_counts", True, "RULES.md: *an unplayed Foot counts too*"),
+    (
+        "in-laws",
+        "unplayed_foot_counts",
+        False,
+        "004: 'The cards that are left in remaining players hand are count against team'",
+    ),
 ]
 
 

@@ -302,3 +302,15 @@ def test_rules_from_standard_input_and_the_pad_from_a_file(tmp_path: Path) -> No
     assert result.exit_code == 0, result.output
     assert json.loads(result.stdout)["scores"][0] == 850 + 200
     assert_refused(run("score", "-r", "-", "-", stdin=stdin), "cannot both come from standard input")
+
+
+def test_hand_picks_the_value_of_options_given_per_hand(tmp_path: Path) -> None:
+    """--hand N scores under the values of options given one value per hand (going_out_bonus = [...])."""
+    rules = tmp_path / "by-hand.toml"
+    rules.write_text('extends = "kitchen-table"\ngoing_out_bonus = [100, 200, 300]\n', "utf-8")
+    pad = pad_file(tmp_path, {"sides": [{"went_out": True}, {}]})
+    scores = [
+        json.loads(run("score", "-r", str(rules), "--hand", str(n), "--json", pad).stdout) for n in (1, 2, 5)
+    ]
+    assert [s["scores"][0] for s in scores] == [100, 200, 300]
+    assert run("score", "-r", str(rules), "--hand", "0", pad).exit_code == 2

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import sys
 import traceback
 from importlib.metadata import PackageNotFoundError, version
@@ -86,6 +87,15 @@ def wants_json(args: list[str]) -> bool:
     return "--json" in options
 
 
+_LONG_QUOTED = re.compile(r"'([^']{61,})'")
+
+
+def shorten_quoted(message: str) -> str:
+    """``message`` with any quoted value longer than 60 characters cut to its start and its length (the
+    parser repeats a bad value whole, 5000 digits included)."""
+    return _LONG_QUOTED.sub(lambda m: f"'{m.group(1)[:30]}…' ({len(m.group(1))} characters)", message)
+
+
 def main(argv: list[str] | None = None) -> None:
     """Run the ``handfoot`` command line (the console script's entry point) and exit with its status."""
     args = sys.argv[1:] if argv is None else list(argv)
@@ -98,6 +108,8 @@ def run(args: list[str]) -> int:
         status = app(args=args, prog_name="handfoot", standalone_mode=False)
     except typer.TyperException as err:  # usage errors and the like, from the command-line parser
         code = getattr(err, "exit_code", EXIT_BAD_INPUT)
+        if isinstance(getattr(err, "message", None), str):
+            err.message = shorten_quoted(err.message)
         if wants_json(args):
             typer.echo(json.dumps(error_object(err.format_message(), "usage")))
         else:

@@ -80,11 +80,12 @@ export function CardBack({ small, label }: { small?: boolean; label?: string }) 
   return <span class={`card back${small ? " small" : ""}`} role="img" aria-label={label ?? "face-down card"} />;
 }
 
+/** A side's score lines; an item worth nothing under these rules is left out (it only adds noise). */
 export function Lines({ lines }: { lines: ScoreLine[] }) {
   return (
     <table class="lines">
       <tbody>
-        {lines.map((line) => (
+        {lines.filter((line) => line.points !== 0).map((line) => (
           <tr key={line.label}>
             <td>{line.label}</td>
             <td class="num">{line.count ? `× ${line.count}` : ""}</td>

@@ -609,6 +609,7 @@ function Table({ tableId, token, watchKey, hostKey }: { tableId: string; token: 
   // The legal list holds single moves only: an opening made by taking the pile (several groups) is
   // not in it, so the pile may be tried whenever it is there; the server decides.
   const canPickup = legal.some((m) => m.startsWith("pickup")) || (view.phase === "draw" && view.pile_size > 0);
+  const layRedThree = myTurn ? legal.find((m) => m.startsWith("lay ")) : undefined;
   const top = view.pile_top;
   const frozen = Boolean(rules.black_three_freezes) && (top === "3S" || top === "3C");
   const turnName = label(view.to_move);
@@ -949,7 +950,12 @@ function Table({ tableId, token, watchKey, hostKey }: { tableId: string; token: 
                     Swap: the other pile is my Hand
                   </button>
                 ) : null}
-                {legal.includes("ask") ? (
+                {layRedThree ? (
+                <button type="button" class="action" onClick={() => send(layRedThree)} title="Red 3s are laid down when you choose, and never discarded">
+                  Lay down a red 3
+                </button>
+              ) : null}
+              {legal.includes("ask") ? (
                   <button type="button" class="action" onClick={() => send("ask")}>
                     Ask partner: May I go out?
                   </button>
@@ -1192,6 +1198,12 @@ export function MeldRow({
   );
 }
 
+/** An option's value in one hand: a number, or a list with one value per hand (the last holds on). */
+function forHand(value: unknown, handIndex: number): number {
+  if (Array.isArray(value)) return Number(value[Math.min(handIndex, value.length - 1)] ?? 0);
+  return Number(value ?? 0);
+}
+
 function GoOutNeeds({
   rules,
   books,
@@ -1208,10 +1220,10 @@ function GoOutNeeds({
   const b = books ?? { clean: 0, dirty: 0, wild: 0 };
   const needs: string[] = [];
   const total = b.clean + b.dirty + b.wild;
-  const anyBooks = Number(rules.go_out_books ?? 0);
-  const clean = Number(rules.go_out_clean ?? 0);
-  const dirty = Number(rules.go_out_dirty ?? 0);
-  const wild = Number(rules.go_out_wild ?? 0);
+  const anyBooks = forHand(rules.go_out_books, view.hand_index);
+  const clean = forHand(rules.go_out_clean, view.hand_index);
+  const dirty = forHand(rules.go_out_dirty, view.hand_index);
+  const wild = forHand(rules.go_out_wild, view.hand_index);
   if (clean > b.clean) needs.push(`${clean - b.clean} more clean book${clean - b.clean > 1 ? "s" : ""}`);
   if (dirty > b.dirty) needs.push(`${dirty - b.dirty} more dirty book${dirty - b.dirty > 1 ? "s" : ""}`);
   if (wild > b.wild) needs.push(`${wild - b.wild} more wild book${wild - b.wild > 1 ? "s" : ""}`);

@@ -24,7 +24,7 @@ from handfoot import cards as C
 from handfoot.engine.legal import legal_ids
 from handfoot.engine.moves import DECODED as ENGINE_DECODED
 from handfoot.engine.moves import Action, DecodedId, Move, move_for, move_id
-from handfoot.engine.openings import opening_moves
+from handfoot.engine.openings import black_three_book_moves, opening_moves
 from handfoot.engine.state import HandState, Phase
 from handfoot.engine.views import SeatInfo, View
 
@@ -167,8 +167,9 @@ class LegalMoves(Sequence[Move]):
 
 def legal_for(state: HandState, ids: Sequence[int] | None = None) -> LegalMoves:
     """What a runner passes a bot as ``legal``: every legal atomic move (id order), then the compound
-    openings proposed by ``opening_moves``. Computed from the full state by the runner, never the bot;
-    what it holds besides the ids is the mover's own hand and the pile's top card. ``ids``: the
+    openings proposed by ``opening_moves`` (and a whole book of black 3s, ``black_three_books``).
+    Computed from the full state by the runner, never the bot; what it holds besides the ids is the
+    mover's own hand and the pile's top card. ``ids``: the
     engine's ``legal_ids(state)`` when the runner already has them.
 
     Openings made on taking the pile are kept only when they use cards the player holds: the engine
@@ -186,6 +187,7 @@ def legal_for(state: HandState, ids: Sequence[int] | None = None) -> LegalMoves:
             if move.action is Action.PICKUP and not _all_held(state, seat, move):
                 continue
             compound.append(move)
+    compound.extend(black_three_book_moves(state))  # a whole book of black 3s (black_three_books)
     return LegalMoves(legal_ids(state) if ids is None else ids, compound, held, top)
 
 

@@ -106,6 +106,12 @@ def explain(view: View, legal: Sequence[Move], move: Move) -> str:
         return f"Discard {code}: {alone} {C.KIND_WORDS[kind]}, {r.unseen(kind)} unseen, and {where}"
     if action is Action.ASK:
         return "Ask 'May I go out?': your side has its books and you can go out this turn"
+    if action is Action.LAY:
+        held = -rules.red_three_held
+        return (
+            f"Lay {C.CODE_OF[move.card]} down: a red 3 is never discarded, and one still held at the end "
+            f"costs {held}"
+        )
     points = r.hand_points()
     if action is Action.YES:
         return f"Say yes: your own cards would cost only {points} points"

@@ -40,6 +40,15 @@ def score(
     as_json: Annotated[
         bool, typer.Option("--json", help='Print {"scores": [...]} instead of tables.')
     ] = False,
+    hand: Annotated[
+        int,
+        typer.Option(
+            "--hand",
+            min=1,
+            max=100,
+            help="Which hand of the game this is (1 first): options given one value per hand use its value.",
+        ),
+    ] = 1,
 ) -> None:
     """Score one hand of a paper game: each side's points, item by item.
 
@@ -52,7 +61,7 @@ def score(
     json_errors(as_json)
     if source == "-" and rules == "-":
         fail("the score pad and the rules cannot both come from standard input; allowed: - for one of them")
-    rule_set = rules_or_fail(rules)
+    rule_set = rules_or_fail(rules).for_hand(hand - 1)
     try:
         text, name = read_text(source)
     except DecodeError as err:

@@ -184,6 +184,13 @@ def _went_out(s: HandState, seat: int, events: list[Event], bonus: bool, end: bo
     _end_turn(s, events)
 
 
+def _went_out_by_discard(s: HandState, seat: int, events: list[Event]) -> None:
+    """``seat`` went out as a discard does (``after_out``): the hand ends, or a last round begins, with the
+    going-out bonus or without it."""
+    after = s.rules.after_out
+    _went_out(s, seat, events, bonus=after is not AfterOut.LAST_ROUND_NO_BONUS, end=after is AfterOut.END)
+
+
 def _after_meld(s: HandState, seat: int, events: list[Event]) -> None:
     """Foot pickup, going out, or an emptied hand after cards left the hand by melding."""
     if s.hand_size(seat) > 0:
@@ -201,7 +208,7 @@ def _after_meld(s: HandState, seat: int, events: list[Event]) -> None:
     if go_out_refusal(s, seat, s.books[s.seating.owner_of[seat]]) is None:
         by_meld = rules.out_by_meld
         if by_meld is OutByMeld.OUT:
-            _went_out(s, seat, events, bonus=True, end=rules.after_out is AfterOut.END)
+            _went_out_by_discard(s, seat, events)
         else:
             bonus = by_meld is not OutByMeld.LAST_ROUND
             _went_out(s, seat, events, bonus=bonus, end=by_meld is OutByMeld.END)
@@ -259,9 +266,13 @@ def apply_checked(s: HandState, move: Move) -> list[Event]:
         take_card(s, seat, move.card)
         s.pile.append(move.card)
         events.append(Event(EventType.DISCARDED, seat, (move.card,)))
-        emptied = s.in_foot[seat] and s.hand_size(seat) == 0 and s.last_round_left < 0
+        # a discard that goes out ends the hand at once (after_out = end) also in a last round that melding
+        # out without the bonus began; in a last round after someone went out, nobody else goes out
+        emptied = s.in_foot[seat] and s.hand_size(seat) == 0
+        if s.last_round_left >= 0:
+            emptied = emptied and s.out_seat < 0 and rules.after_out is AfterOut.END
         if emptied and go_out_refusal(s, seat, s.books[s.seating.owner_of[seat]]) is None:
-            _went_out(s, seat, events, bonus=True, end=rules.after_out is AfterOut.END)
+            _went_out_by_discard(s, seat, events)
             return events
         _end_turn(s, events)
         return events

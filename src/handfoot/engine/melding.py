@@ -236,6 +236,10 @@ def others_have_meld(s: HandState, owner: int, rank: int) -> bool:
     return any(other[rank] >= 0 for index, other in enumerate(s.meld_of) if index != owner)
 
 
+_NO_ADDED: dict[int, int] = {}  # never written: plan_groups fills its own only under per-turn limits
+_NO_FRESH: set[int] = set()
+
+
 def plan_groups(s: HandState, seat: int, specs: list[GroupSpec], left: int) -> Plan | Refusal:
     """Check laying ``specs`` in order for ``seat`` (cards assumed held); ``left``: cards left after.
 
@@ -247,8 +251,9 @@ def plan_groups(s: HandState, seat: int, specs: list[GroupSpec], left: int) -> P
     local: dict[int, tuple[int, int]] = {}  # rank -> (naturals, wilds) of its target meld in this move
     meld_of = s.meld_of[owner]
     bonus = 0
-    added: dict[int, int] = {}  # rank -> wilds this play adds to a meld already on the table
-    fresh: set[int] = set()  # ranks whose meld this play starts
+    per_turn = rules.max_wilds_added_per_turn
+    added: dict[int, int] = {} if per_turn else _NO_ADDED  # rank -> wilds this play adds to a table meld
+    fresh: set[int] = set() if per_turn else _NO_FRESH  # ranks whose meld this play starts
     books_of_threes = rules.black_three_books is not BlackThreeBooks.NONE
     threes_as_book = books_of_threes and s.in_foot[seat]  # every black-3 group so far a whole book
     for spec in specs:
@@ -297,13 +302,14 @@ def plan_groups(s: HandState, seat: int, specs: list[GroupSpec], left: int) -> P
         )
         if why is not None:
             return why
-        if where == NEW:
-            fresh.add(rank)
-        elif wilds and rank not in fresh and rules.max_wilds_added_per_turn:
-            added[rank] = added.get(rank, 0) + wilds
-            why = added_wilds_refusal(s, meld_of[rank], added[rank])
-            if why is not None:
-                return why
+        if per_turn:
+            if where == NEW:
+                fresh.add(rank)
+            elif wilds and rank not in fresh:
+                added[rank] = added.get(rank, 0) + wilds
+                why = added_wilds_refusal(s, meld_of[rank], added[rank])
+                if why is not None:
+                    return why
         if rank == BLACK_THREE and where == NEW and naturals < rules.book_size:
             threes_as_book = False
         after = book_status(rules, rank, naturals + held_wilds, held_wilds)
@@ -381,10 +387,11 @@ def meld_refusal(s: HandState, seat: int, groups: tuple[Group, ...]) -> Refusal 
     result = plan_groups(s, seat, specs, left)
     if isinstance(result, Refusal):
         return result
+    if s.rules.wild_final_discard:
+        return None
     hand = s.hands[seat]
-    return lone_wild_refusal(
-        s, seat, result, hand[JOKER] + hand[DEUCE] - sum(sp.jokers + sp.deuces for sp in specs)
-    )
+    wilds_left = hand[JOKER] + hand[DEUCE] - sum(sp.jokers + sp.deuces for sp in specs)
+    return lone_wild_refusal(s, seat, result, wilds_left)
 
 
 def specs_of(rules: RuleSet, groups: tuple[Group, ...] | list[Group]) -> list[GroupSpec]:
@@ -439,6 +446,7 @@ def meld_ids(s: HandState, seat: int) -> list[int]:
     melds = s.melds
     out: list[int] = []
     relief = minimum > 0 and (rules.opening_counts_books or rules.opening_waived_if_emptied)
+    per_turn = rules.max_wilds_added_per_turn
     ranks = [r for r in range(C.ACE, C.FOUR + 1) if hand[r] or (meld_of[r] >= 0 and (jokers or deuces))]
     if (rules.black_three_melds and hand[BLACK_THREE] >= 3) or (
         rules.black_three_books is not BlackThreeBooks.NONE
@@ -498,7 +506,7 @@ def meld_ids(s: HandState, seat: int) -> list[int]:
                 meld_shape_refusal(rules, rank, meld_size - meld_wilds + naturals, meld_wilds + wilds, False)
                 is None
                 and crossing_refusal(rules, rank, meld_size - meld_wilds, meld_wilds, naturals, wilds) is None
-                and (not wilds or added_wilds_refusal(s, index, wilds) is None)
+                and (not per_turn or not wilds or added_wilds_refusal(s, index, wilds) is None)
             ):
                 out.append(mid)
     return out

@@ -362,8 +362,9 @@ def move_for(held: Sequence[int], pile_top: int, mid: int) -> Move:
         top = C.KIND_OF[pile_top]
         used: dict[int, int] = {}
         group = pick_cards(held, top, decoded.naturals, used)
-        group += pick_cards(held, C.JOKER, decoded.jokers, used)
-        group += pick_cards(held, C.DEUCE, decoded.deuces, used)
+        if decoded.jokers or decoded.deuces:  # pickup_with_wild
+            group += pick_cards(held, C.JOKER, decoded.jokers, used)
+            group += pick_cards(held, C.DEUCE, decoded.deuces, used)
         return Move(Action.PICKUP, (Group(top, tuple(group)),))
     if action is Action.DISCARD or action is Action.LAY:
         return Move(action, card=first_card(held, decoded.kind))

@@ -29,6 +29,7 @@ from handfoot.rules.options import (
     PickupRestFrom,
     PileVisible,
     RedThrees,
+    RuleSet,
 )
 
 KIND_OF = C.KIND_OF
@@ -121,17 +122,12 @@ def pickup_refusal(s: HandState, move: Move) -> Refusal | None:
     first = move.groups[0] if move.groups else Group(-1, ())
     if first.rank not in (-1, top):
         return Refusal("pickup_naturals", f"The first group goes with the top card, a {C.KIND_WORDS[top]}.")
-    wilds = sum(1 for c in first.cards if KIND_OF[c] <= C.DEUCE)
-    if any(KIND_OF[c] != top and KIND_OF[c] > C.DEUCE for c in first.cards) or (
-        wilds and not _with_wild_allowed(s, seat, len(first.cards) - wilds, wilds)
-    ):
-        if rules.pickup_with_wild:
-            return Refusal(
-                "pickup_with_wild",
-                f"Take the pile with natural {C.KIND_PLURALS[top]}, or once your side is down with one "
-                f"natural {C.KIND_WORDS[top]} and one wild.",
-            )
-        return Refusal("pickup_naturals", f"Take the pile with natural {C.KIND_PLURALS[top]} only, no wilds.")
+    wilds = 0
+    if any(KIND_OF[c] != top for c in first.cards):  # only a wild beside one natural may (pickup_with_wild)
+        wilds = sum(1 for c in first.cards if KIND_OF[c] <= C.DEUCE)
+        naturals = sum(1 for c in first.cards if KIND_OF[c] == top)
+        if naturals + wilds < len(first.cards) or not _with_wild_allowed(s, seat, naturals, wilds):
+            return _first_group_refusal(rules, top)
     needed = pickup_needed(s, seat)
     if len(first.cards) < needed and not wilds:
         return Refusal(
@@ -174,6 +170,18 @@ def pickup_refusal(s: HandState, move: Move) -> Refusal | None:
                     "meld with cards you hold, then take the pile and meld the rest.",
                 )
     return _pickup_plan_refusal(s, seat, move, hand_taken)
+
+
+def _first_group_refusal(rules: RuleSet, top: int) -> Refusal:
+    """The refusal of a pile pickup whose first group holds other cards than the top card's rank (or a
+    wild beside one natural, where ``pickup_with_wild`` allows it)."""
+    if rules.pickup_with_wild:
+        return Refusal(
+            "pickup_with_wild",
+            f"Take the pile with natural {C.KIND_PLURALS[top]}, or once your side is down with one "
+            f"natural {C.KIND_WORDS[top]} and one wild.",
+        )
+    return Refusal("pickup_naturals", f"Take the pile with natural {C.KIND_PLURALS[top]} only, no wilds.")
 
 
 def _with_wild_allowed(s: HandState, seat: int, naturals: int, wilds: int) -> bool:

@@ -28,8 +28,9 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 
 from handfoot import cards as C
-from handfoot.engine import Action, Group, Move, Phase, View
-from handfoot.engine.moves import DECODED, MAX_PICKUP_NATURALS, NUM_MOVE_IDS, PICKUP_BASE
+from handfoot.engine import Action, Group, Move, Phase
+from handfoot.engine.moves import DECODED, NUM_MOVE_IDS
+from handfoot.engine.views import SeatInfo
 from handfoot.rules.options import PickupBeforeDown
 
 CANCEL = NUM_MOVE_IDS
@@ -48,6 +49,9 @@ _SINGLES: tuple[tuple[int, int, int, int, int], ...] = tuple(
     for mid, d in enumerate(DECODED)
     if d is not None and d.action is Action.MELD and d.naturals + d.jokers + d.deuces == 1
 )
+
+
+_PICKUPS = tuple(mid for mid, d in enumerate(DECODED) if d is not None and d.action is Action.PICKUP)
 
 
 def is_pickup(action: int) -> bool:
@@ -92,13 +96,11 @@ class Opening:
         self.groups = []
         self.pool = []
 
-    def start(self, seat: int, hand: Sequence[int]) -> None:
-        """Begin staging for ``seat`` holding ``hand`` (card ids)."""
+    def start(self, seat: int, held: Sequence[int]) -> None:
+        """Begin staging for ``seat`` holding ``held`` (counts by card id)."""
         self.seat = seat
         self.groups = []
-        self.pool = [0] * C.NUM_CARD_IDS
-        for card in hand:
-            self.pool[card] += 1
+        self.pool = list(held)
 
     def take(self, kind: int, count: int) -> list[int]:
         """Remove ``count`` cards of ``kind`` from the pool (lowest suit first) and return them."""
@@ -144,21 +146,23 @@ class Opening:
             raise ValueError(f"action {action} is not a pickup")
         kind = KIND_OF[top]
         cards: list[int] = []
-        for card in C.IDS_OF_KIND[kind]:
-            cards.extend([card] * min(self.pool[card], decoded.naturals - len(cards)))
-        if len(cards) < decoded.naturals:
-            return None
+        wanted = ((kind, decoded.naturals), (C.JOKER, decoded.jokers), (C.DEUCE, decoded.deuces))
+        for of_kind, count in wanted:
+            held = [card for card in C.IDS_OF_KIND[of_kind] for _ in range(self.pool[card])]
+            if len(held) < count:
+                return None
+            cards += held[:count]
         return Move(Action.PICKUP, (Group(kind, tuple(cards)), *self.groups))
 
 
-def may_stage_before_pickup(v: View) -> bool:
+def may_stage_before_pickup(info: SeatInfo) -> bool:
     """True when a seat that has not opened could take the pile with an opening (draw phase): the rules
     allow it and the top card is a natural rank the seat holds enough of."""
-    rules = v.rules
-    if not rules.pickup_allowed or rules.pickup_before_down is PickupBeforeDown.NEVER or v.pile_top < 0:
+    rules = info.rules
+    if not rules.pickup_allowed or rules.pickup_before_down is PickupBeforeDown.NEVER or info.pile_top < 0:
         return False
-    top = KIND_OF[v.pile_top]
-    return top in NATURAL_RANKS and sum(1 for card in v.hand if KIND_OF[card] == top) >= rules.pickup_naturals
+    top = KIND_OF[info.pile_top]
+    return top in NATURAL_RANKS and info.kinds[top] >= rules.pickup_naturals
 
 
 def stage_ids(
@@ -191,8 +195,8 @@ def pickup_ids(opening: Opening, pile_top: int, is_legal: Callable[[Move], bool]
     out: list[int] = []
     if pile_top < 0:
         return out
-    for naturals in range(MAX_PICKUP_NATURALS + 1):
-        move = opening.pickup(pile_top, PICKUP_BASE + naturals)
+    for action in _PICKUPS:
+        move = opening.pickup(pile_top, action)
         if move is not None and is_legal(move):
-            out.append(PICKUP_BASE + naturals)
+            out.append(action)
     return out

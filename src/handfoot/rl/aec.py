@@ -23,7 +23,8 @@ import numpy.typing as npt
 from gymnasium import spaces
 from pettingzoo import AECEnv
 
-from handfoot.engine import Game, Move, Phase, View, view
+from handfoot.engine import Game, Move, Phase, view
+from handfoot.engine.views import SeatInfo, seat_info
 from handfoot.rl.actions import (
     CANCEL,
     NUM_ACTIONS,
@@ -123,7 +124,7 @@ class HandFootEnv(AECEnv):  # type: ignore[misc]
         self.opening = Opening()
         self.moves = 0
         self._masks: dict[int, npt.NDArray[np.int8]] = {}
-        self._views: dict[int, View] = {}
+        self._views: dict[int, SeatInfo] = {}
         self._legal: list[int] = []
         self.game = Game(self.rules, count, 0)
 
@@ -170,8 +171,6 @@ class HandFootEnv(AECEnv):  # type: ignore[misc]
         seat = self._seat_of[agent]
         chosen = int(action)
         mask = self.action_mask(seat)
-        self._cumulative_rewards[agent] = 0.0
-        self._clear_rewards()
         info: dict[str, Any] = {}
         if not (0 <= chosen < NUM_ACTIONS and mask[chosen]):
             if self.illegal == "raise":
@@ -180,6 +179,8 @@ class HandFootEnv(AECEnv):  # type: ignore[misc]
             info["illegal_action"] = chosen
             legal_now = np.flatnonzero(mask)
             chosen = int(legal_now[self._rng.randrange(len(legal_now))])
+        self._cumulative_rewards[agent] = 0.0
+        self._clear_rewards()
         self._play_action(seat, chosen)
         self.infos[agent] = info
         self._after_move()
@@ -199,23 +200,24 @@ class HandFootEnv(AECEnv):  # type: ignore[misc]
     def observation_vector(self, seat: int) -> npt.NDArray[np.float32]:
         """The observation vector of ``seat``, from its view only."""
         staged = self.opening.groups if self.opening.seat == seat else ()
-        return self.encoder.encode(self.seat_view(seat), self.game.totals, staged)
+        return self.encoder.encode(self.seat_info(seat), self.game.totals, staged)
 
-    def seat_view(self, seat: int) -> View:
-        """The engine's view of ``seat`` now (built once per position)."""
+    def seat_info(self, seat: int) -> SeatInfo:
+        """The engine's view of ``seat`` now (``SeatInfo``: what the seat may know; once per position)."""
         seen = self._views.get(seat)
         if seen is None:
-            seen = self._views[seat] = view(self.game.state, seat)
+            seen = self._views[seat] = seat_info(self.game.state, seat)
         return seen
 
     def action_mask(self, seat: int) -> npt.NDArray[np.int8]:
         """1 for each action legal for ``seat`` now (all zero when it is not to move)."""
         mask = self._masks.get(seat)
         if mask is None:
-            mask = np.zeros(NUM_ACTIONS, dtype=np.int8)
+            flags = bytearray(NUM_ACTIONS)  # set item by item, then seen as int8 without a copy
             if self._live() and seat == self.game.state.to_move:
-                mask[self.legal_actions()] = 1
-            self._masks[seat] = mask
+                for action in self.legal_actions():
+                    flags[action] = 1
+            mask = self._masks[seat] = np.frombuffer(flags, dtype=np.int8)
         return mask
 
     def legal_actions(self) -> list[int]:
@@ -228,10 +230,10 @@ class HandFootEnv(AECEnv):  # type: ignore[misc]
             return ids
         opening = self.opening
         if opening.seat != seat:
-            seen = self.seat_view(seat)
+            seen = self.seat_info(seat)
             if state.phase is Phase.DRAW and not may_stage_before_pickup(seen):
                 return ids
-            opening.start(seat, seen.hand)
+            opening.start(seat, seen.held)
         pile_top = state.pile[-1] if state.pile else -1
         rules = self.rules
         staging = stage_ids(opening, state.phase, pile_top, rules.wild_melds, rules.black_three_melds)

@@ -1,20 +1,21 @@
-"""The observation vector of one seat, built from that seat's ``View`` alone (layout in ``layout``).
+"""The observation vector of one seat, built from that seat's view alone (layout in ``layout``).
 
-``Encoder.encode`` reads nothing but its arguments: the seat's view, the public game totals and the
-seat's own staged opening. It never sees a ``HandState``, so it cannot leak another hand, a Foot, the
-stock or the hidden part of the pile.
+``Encoder.encode`` reads nothing but its arguments: the seat's ``SeatInfo`` (the engine's view of a seat,
+the same knowledge as its ``View`` in the shapes it is kept in: own cards as counts, sizes, the table),
+the public game totals and the seat's own staged opening. It never sees a ``HandState``, so it cannot
+leak another hand, a Foot, the stock or the hidden part of the pile.
 """
 
 from __future__ import annotations
 
-from array import array
 from collections.abc import Sequence
 
 import numpy as np
 import numpy.typing as npt
 
 from handfoot import cards as C
-from handfoot.engine import Group, MeldView, Seating, View
+from handfoot.engine import Group, Meld, Seating
+from handfoot.engine.views import SeatInfo
 from handfoot.rl.layout import KINDS, MAX_SEATS, POINTS_SCALE, SIZE, START
 from handfoot.rules.options import RuleSet
 
@@ -55,16 +56,15 @@ _HAND_INDEX = START["hand_index"]
 _OUT = START["out_seat"]
 
 
-_ZEROS = array("f", bytes(4 * SIZE))
 _NONE_KNOWN = (0,) * KINDS
 
 
-def _kind_counts(cards: Sequence[int]) -> array[float]:
-    """Cards per kind, as float32 entries to copy into the vector."""
+def _kind_counts(cards: Sequence[int]) -> list[int]:
+    """Cards per kind."""
     counts = [0] * KINDS
     for card in cards:
         counts[KIND_OF[card]] += 1
-    return array("f", counts)
+    return counts
 
 
 def _order(first: int, items: Sequence[int]) -> list[int]:
@@ -101,79 +101,109 @@ class Encoder:
             self.partner_slots.append([self.seat_slot[me][p] for p in seating.partners[me]])
         self.num_sides = seating.num_sides
         self.num_owners = seating.num_owners
+        self.rank_base = [[KINDS * slot for slot in slots] for slots in self.owner_slot]
+        # per observing seat: the entries that are 1 at this table whatever happens (who is present,
+        # who are the partners)
+        self.static_index: list[tuple[int, ...]] = [
+            (
+                *(_SEAT_PRESENT + slot for slot in range(players)),
+                *(_SEAT_PARTNER + slot for slot in self.partner_slots[me]),
+                *(_OWNER_PRESENT + slot for slot in self.owner_slot[me]),
+                *(_SIDE_PRESENT + slot for slot in self.side_slot[me]),
+            )
+            for me in range(players)
+        ]
 
-    def encode(self, v: View, totals: Sequence[int], staged: Sequence[Group] = ()) -> npt.NDArray[np.float32]:
-        """The observation vector of ``v.seat`` (a seat, not a spectator): its view, the game totals per
-        side (public), and the groups it has staged this turn for an opening (its own cards)."""
-        me = v.seat
+    def encode(
+        self, info: SeatInfo, totals: Sequence[int], staged: Sequence[Group] = ()
+    ) -> npt.NDArray[np.float32]:
+        """The observation vector of ``info.seat`` (a seat, not a spectator) from its ``SeatInfo`` (the
+        engine's view of that seat), the game totals per side (public), and the groups it has staged this
+        turn for an opening (its own cards)."""
+        me = info.seat
         if not 0 <= me < self.players:
             raise ValueError(f"seat {me} is not a seat of this {self.players}-player table")
-        obs = _ZEROS[:]  # filled as an array.array (cheap item writes), handed out as a numpy view of it
-        obs[_HAND : _HAND + KINDS] = _kind_counts(v.hand)
+        obs = np.zeros(SIZE, dtype=np.float32)
+        # sparse entries are gathered as (index, value) and written at once; no index repeats
+        idx = list(self.static_index[me])
+        val: list[float] = [1] * len(idx)
+        obs[_HAND : _HAND + KINDS] = info.kinds
         if staged:
             self._encode_staged(obs, staged)
-        if v.foot:
-            obs[_FOOT : _FOOT + KINDS] = _kind_counts(v.foot)
+        if info.foot:
+            obs[_FOOT : _FOOT + KINDS] = _kind_counts(info.foot)
         seat_slot = self.seat_slot[me]
-        for seat, info in enumerate(v.seats):
-            slot = seat_slot[seat]
-            obs[_SEAT_PRESENT + slot] = 1
-            obs[_SEAT_HAND + slot] = info.hand_count
-            obs[_SEAT_IN_FOOT + slot] = info.in_foot
-            obs[_SEAT_FOOT + slot] = info.foot_count
-            if info.known != _NONE_KNOWN:
+        hand_counts, in_foot, foot_counts = info.hand_counts, info.in_foot, info.foot_counts
+        known = info.known
+        for seat, slot in enumerate(seat_slot):
+            idx += (_SEAT_HAND + slot, _SEAT_IN_FOOT + slot, _SEAT_FOOT + slot)
+            val += (hand_counts[seat], in_foot[seat], foot_counts[seat])
+            if known[seat] != _NONE_KNOWN:
                 base = _SEAT_KNOWN + KINDS * slot
-                obs[base : base + KINDS] = array("f", info.known)
-        for slot in self.partner_slots[me]:
-            obs[_SEAT_PARTNER + slot] = 1
-        if v.to_move >= 0:
-            obs[_SEAT_TO_MOVE + seat_slot[v.to_move]] = 1
-        obs[_SEAT_TURN + seat_slot[v.turn_seat]] = 1
-        obs[_SEAT_DEALER + seat_slot[v.dealer]] = 1
-        owner_slot = self.owner_slot[me]
-        for owner in range(self.num_owners):
-            slot = owner_slot[owner]
-            obs[_OWNER_PRESENT + slot] = 1
-            obs[_OWNER_DOWN + slot] = v.down[owner]
-            obs[_OWNER_MINIMUM + slot] = v.minimums[owner] / POINTS_SCALE
-            clean, dirty, wild = v.books[owner]
+                obs[base : base + KINDS] = known[seat]
+        if info.to_move >= 0:
+            idx.append(_SEAT_TO_MOVE + seat_slot[info.to_move])
+            val.append(1)
+        idx += (_SEAT_TURN + seat_slot[info.turn_seat], _SEAT_DEALER + seat_slot[info.dealer])
+        val += (1, 1)
+        down, minimums, books = info.down, info.minimums, info.books
+        for owner, slot in enumerate(self.owner_slot[me]):
             at = _OWNER_BOOKS + 3 * slot
-            obs[at] = clean
-            obs[at + 1] = dirty
-            obs[at + 2] = wild
-        latest: dict[int, MeldView] = {}  # the last meld of each (owner slot, rank): the open one
-        for meld in v.melds:
-            key = KINDS * owner_slot[meld.owner] + meld.rank
-            earlier = latest.get(key)
-            if earlier is not None:  # a closed book of this rank came first
-                obs[_MELD_EARLIER + 2 * key] += 1
-                obs[_MELD_EARLIER + 2 * key + 1] += len(earlier.cards)
+            idx += (_OWNER_DOWN + slot, _OWNER_MINIMUM + slot, at, at + 1, at + 2)
+            clean, dirty, wild = books[owner]
+            val += (down[owner], minimums[owner] / POINTS_SCALE, clean, dirty, wild)
+        rank_base = self.rank_base[me]  # KINDS * owner slot, per owner
+        latest: dict[int, Meld] = {}  # the latest meld of each (owner slot, rank): the open one
+        earlier: dict[int, tuple[int, int]] = {}  # melds before it and their cards
+        for meld in info.table:
+            key = rank_base[meld.owner] + meld.rank
+            before = latest.get(key)
+            if before is not None:  # a closed book of this rank came first
+                count, laid = earlier.get(key, (0, 0))
+                earlier[key] = (count + 1, laid + len(before.cards))
             latest[key] = meld
         for key, meld in latest.items():
             at = _MELD_OPEN + 3 * key
-            jokers = meld.cards.count(JOKER_ID)
-            obs[at] = len(meld.cards) - meld.wilds
-            obs[at + 1] = jokers
-            obs[at + 2] = meld.wilds - jokers
-        side_slot = self.side_slot[me]
-        for side in range(self.num_sides):
-            slot = side_slot[side]
-            obs[_SIDE_PRESENT + slot] = 1
-            obs[_SIDE_RED + slot] = len(v.red_threes[side])
-            obs[_SIDE_TOTAL + slot] = totals[side] / POINTS_SCALE
-        obs[_PILE_TOP + (KIND_OF[v.pile_top] if v.pile_top >= 0 else KINDS)] = 1
-        obs[_PILE_SIZE] = v.pile_size
-        if v.pile:
-            obs[_PILE_SEEN : _PILE_SEEN + KINDS] = _kind_counts(v.pile)
-        obs[_STOCK] = v.stock_size
-        obs[_PHASE + int(v.phase)] = 1
-        obs[_PERMISSION] = v.permission
-        obs[_LAST_ROUND] = v.last_round_left
-        obs[_HAND_INDEX] = v.hand_index
-        obs[_OUT + (seat_slot[v.out_seat] if v.out_seat >= 0 else MAX_SEATS)] = 1
-        return np.frombuffer(obs, dtype=np.float32)
+            cards = meld.cards
+            jokers = cards.count(JOKER_ID)
+            wilds = meld.wilds
+            idx += (at, at + 1, at + 2)
+            val += (len(cards) - wilds, jokers, wilds - jokers)
+        for key, (count, laid) in earlier.items():
+            idx += (_MELD_EARLIER + 2 * key, _MELD_EARLIER + 2 * key + 1)
+            val += (count, laid)
+        red_threes = info.red_threes
+        for side, slot in enumerate(self.side_slot[me]):
+            idx += (_SIDE_RED + slot, _SIDE_TOTAL + slot)
+            val += (len(red_threes[side]), totals[side] / POINTS_SCALE)
+        pile_top = info.pile_top
+        out_seat = info.out_seat
+        idx += (
+            _PILE_TOP + (KIND_OF[pile_top] if pile_top >= 0 else KINDS),
+            _PILE_SIZE,
+            _STOCK,
+            _PHASE + int(info.phase),
+            _PERMISSION,
+            _LAST_ROUND,
+            _HAND_INDEX,
+            _OUT + (seat_slot[out_seat] if out_seat >= 0 else MAX_SEATS),
+        )
+        val += (
+            1,
+            info.pile_size,
+            info.stock_size,
+            1,
+            info.permission,
+            info.last_round_left,
+            info.hand_index,
+            1,
+        )
+        obs[idx] = val
+        if info.pile:
+            obs[_PILE_SEEN : _PILE_SEEN + KINDS] = _kind_counts(info.pile)
+        return obs
 
-    def _encode_staged(self, obs: array[float], staged: Sequence[Group]) -> None:
+    def _encode_staged(self, obs: npt.NDArray[np.float32], staged: Sequence[Group]) -> None:
         values = self.values
         points = 0
         for group in staged:

@@ -26,7 +26,7 @@ import numpy.typing as npt
 from gymnasium import spaces
 
 from handfoot.bots import Bot, legal_for, make_bot
-from handfoot.engine import view
+from handfoot.engine.views import seat_info
 from handfoot.rl.actions import NUM_ACTIONS
 from handfoot.rl.aec import HandFootEnv, agent_name
 from handfoot.rl.layout import HIGH, LOW, SIZE
@@ -121,7 +121,8 @@ class SingleSeatEnv(gymnasium.Env[npt.NDArray[np.float32], np.int64]):
         while not self._over() and game.state.to_move != self.seat:
             seat = game.state.to_move
             state = game.state
-            move = self.bots[seat].choose(view(state, seat), legal_for(state), self._bot_rngs[seat])
+            legal = legal_for(state, game.legal_ids())
+            move = self.bots[seat].choose_seat(seat_info(state, seat), legal, self._bot_rngs[seat])
             env.play_move(move)
             self._reward += env.rewards[self.agent]
 

@@ -128,6 +128,7 @@ class AfterOut(StrEnum):
 
     END = "end"
     LAST_ROUND = "last_round"
+    LAST_ROUND_NO_BONUS = "last_round_no_bonus"
 
 
 class RedThreeBonusIf(StrEnum):
@@ -462,7 +463,11 @@ class RuleSet:
     )
     after_out: AfterOut = field(
         default=AfterOut.END,
-        metadata=_meta("After someone goes out the hand ends, or everyone else gets one more turn.", "out"),
+        metadata=_meta(
+            "After someone goes out (by a discard) the hand ends, or everyone else gets one more turn, "
+            "with the going-out bonus earned (last_round) or not (last_round_no_bonus).",
+            "out",
+        ),
     )
     empty_without_out: EmptyWithoutOut = field(
         default=EmptyWithoutOut.FORBIDDEN,

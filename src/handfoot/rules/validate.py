@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from handfoot import cards as C
 from handfoot.rules.errors import RuleError
-from handfoot.rules.options import OpeningBy, RuleSet, WildLimit
+from handfoot.rules.options import BlackThreeBooks, OpeningBy, RuleSet, WildLimit
 
 MIN_PLAYERS = 2
 MAX_PLAYERS = 8
@@ -100,7 +100,11 @@ def _validate(rules: RuleSet) -> RuleSet:
             )
         if rank == C.WILD_RANK and not rules.wild_melds:
             raise RuleError("book_bonuses", {"W": points}, "no W row unless wild_melds = true")
-        if rank == C.BLACK_THREE and not rules.black_three_melds and rules.black_three_books == "none":
+        if (
+            rank == C.BLACK_THREE
+            and not rules.black_three_melds
+            and rules.black_three_books is BlackThreeBooks.NONE
+        ):
             raise RuleError(
                 "book_bonuses",
                 {"3": points},

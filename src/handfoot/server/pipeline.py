@@ -101,8 +101,9 @@ def check_and_play(
     if live.seats[seat].stand_in and not live.is_bot_token(token):
         return refuse(SEAT_RULE, "A bot is playing your seat for now: ask the host to hand it back to you.")
     if game.to_move != seat:
-        who = live.seats[game.to_move].name if game.to_move is not None else None
-        return refuse(TURN_RULE, f"It is not your turn: {who or f'seat {game.to_move}'} is to move.")
+        mover = game.to_move
+        who = (live.seats[mover].name or f"seat {mover + 1}") if mover is not None else "nobody"
+        return refuse(TURN_RULE, f"It is not your turn: {who} is to move.")
     if version != live.version:
         return refuse(
             VERSION_RULE,

@@ -27,6 +27,11 @@ _EVERYWHERE = ("0.0.0.0", "::", "")
 _LOOPBACK = ("127.0.0.1", "::1", "localhost")
 
 
+def host_port(host: str, port: int) -> str:
+    """``host:port``, with an IPv6 address in brackets (``[::1]:8000``), as URLs and messages write it."""
+    return f"[{host}]:{port}" if ":" in host else f"{host}:{port}"
+
+
 class StartError(Exception):
     """The server cannot listen where it was asked to (the message says why and what to do)."""
 
@@ -38,7 +43,7 @@ def listen(host: str, port: int) -> socket.socket:
     is not this computer's, or a host name that does not resolve.
     """
     family = socket.AF_INET6 if ":" in host else socket.AF_INET
-    where = f"[{host}]:{port}" if family == socket.AF_INET6 else f"{host}:{port}"
+    where = host_port(host, port)
     sock = socket.socket(family, socket.SOCK_STREAM)
     sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
     try:
@@ -81,8 +86,7 @@ def network_address() -> str | None:
 
 
 def _http(host: str, port: int) -> str:
-    shown = f"[{host}]" if ":" in host else host
-    return f"http://{shown}:{port}/"
+    return f"http://{host_port(host, port)}/"
 
 
 def address_to_open(settings: Settings, port: int) -> str:
@@ -102,7 +106,7 @@ def address_to_open(settings: Settings, port: int) -> str:
 def startup_line(settings: Settings, port: int) -> str:
     """The line printed once the server listens: where to open it, where it listens, where its data is."""
     data = shown_database(settings)
-    listening = f"{settings.host}:{port}" if ":" not in settings.host else f"[{settings.host}]:{port}"
+    listening = host_port(settings.host, port)
     return (
         f"handfoot is ready: open {address_to_open(settings, port)}  [listening on {listening}; data: {data}]"
     )
