@@ -79,7 +79,11 @@ def test_heuristic_decisions_match_the_recording(name: str, players: int, seed: 
     expected = load()[f"{name}/{players}/{seed}"]
     got = decisions(name, players, seed, through)
     for index, (want, have) in enumerate(zip(expected, got, strict=False)):
-        assert have == want, f"{name}/{players}/{seed}: decision {index} is {have!r}, recorded {want!r}"
+        assert have == want, (
+            f"{name}/{players}/{seed}: decision {index} is {have!r}, recorded {want!r} (a change of the "
+            "bot must keep its decisions; after a change of what is legal, record again: "
+            "python tests/test_heuristic_replay.py --record)"
+        )
     assert len(got) == len(expected)
 
 
