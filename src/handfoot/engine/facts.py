@@ -27,6 +27,7 @@ from handfoot.engine.pile import pickup_needed, top_refusal
 from handfoot.engine.state import HandState, Phase
 
 UNKNOWN = 1 << 20  # a bound that says nothing
+QUEUED = 16  # moves queued at most before their events are worked into the bounds
 KIND_OF = C.KIND_OF
 
 
@@ -66,12 +67,20 @@ class HandFacts:
         self._pending.append(Declined(seat, KIND_OF[s.pile[-1]], needed - 1))
 
     def seen(self, events: list[Event]) -> None:
-        """Queue what the move just played was seen to do."""
-        self._pending.append(tuple(events))
+        """Queue what the move just played was seen to do (worked in every ``QUEUED`` moves, so a game
+        nobody asks keeps little)."""
+        pending = self._pending
+        pending.append(tuple(events))
+        if len(pending) >= QUEUED:
+            self._work_in_pending()
 
     @property
     def caps(self) -> list[list[int]]:
         """The bounds now: per seat, per kind (``UNKNOWN``: none)."""
+        self._work_in_pending()
+        return self._caps
+
+    def _work_in_pending(self) -> None:
         for item in self._pending:
             if isinstance(item, Declined):
                 caps = self._caps[item.seat]
@@ -79,7 +88,6 @@ class HandFacts:
             else:
                 self._work_in(item)
         self._pending.clear()
-        return self._caps
 
     def snapshot(self) -> tuple[tuple[int, ...], ...]:
         """The bounds now, as a value."""
