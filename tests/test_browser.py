@@ -787,3 +787,32 @@ def test_red_three_laid_by_choice(red_three_table: str, browser: Browser, size: 
         page.screenshot(path=str(SCREENSHOTS / f"red-three-laid-{size[0]}.png"), full_page=True)
     finally:
         context.close()
+
+
+def test_eight_players_fit_a_phone_and_a_laptop(base: str, browser: Browser) -> None:
+    """Eight players (four pairs, a rule file away) fit the page without sideways scrolling at phone and
+    laptop widths: the score sheet of four sides scrolls inside its own panel."""
+    for width, height in ((390, 844), (1366, 768)):
+        created = httpx.post(
+            f"{base}/api/tables",
+            json={
+                "preset": "kitchen-table",
+                "players": 8,
+                "options": {"players_allowed": [2, 3, 4, 5, 6, 7, 8], "partners_at": [4, 8]},
+                "seats": [{"kind": "invite"}] + [{"kind": "bot", "bot": "random"}] * 7,
+            },
+        ).json()
+        invite = created["invites"][0]
+        context = browser.new_context(viewport={"width": width, "height": height})
+        page = context.new_page()
+        page.set_default_timeout(15_000)
+        try:
+            page.goto(f"{base}/play/{created['table']['id']}#seat={invite['token']}")
+            page.get_by_label("Your name at this table").fill("Ed")
+            page.keyboard.press("Enter")
+            page.wait_for_function("() => document.querySelector('main.felt')?.dataset.myTurn === 'yes'")
+            assert page.locator(".opponent").count() == 7
+            assert page.evaluate("document.documentElement.scrollWidth") <= width
+            page.screenshot(path=str(SCREENSHOTS / f"eight-players-{width}.png"), full_page=width < 500)
+        finally:
+            context.close()

@@ -18,7 +18,8 @@ from conftest import play_to
 from handfoot import cards as C
 from handfoot.bots import HeuristicBot, legal_for
 from handfoot.engine import Game, sample_world, view
-from handfoot.engine.facts import UNKNOWN
+from handfoot.engine.events import Event, EventType
+from handfoot.engine.facts import UNKNOWN, HandFacts
 from handfoot.engine.moves import DRAW_ID, Action, decode_id
 from handfoot.rules import PRESET_NAMES, preset
 from handfoot.sim.tournament import play_chosen
@@ -88,10 +89,9 @@ def test_drawing_instead_of_a_takeable_pile_bounds_that_rank() -> None:
             ):
                 before = [list(c) for c in game.facts.caps]
                 top = C.KIND_OF[state.pile[-1]]
-                game.facts.before(state, game.move_of_id(DRAW_ID))
-                fired = game.facts._declined is not None
-                game.facts._declined = None
-                if fired:
+                probe = HandFacts(game.players)
+                probe.before(state, game.move_of_id(DRAW_ID))
+                if probe.caps[seat][top] < UNKNOWN:
                     drawn = state.rules.draw_count
                     game.apply_id(DRAW_ID)
                     caps = game.facts.caps[seat]
@@ -105,20 +105,17 @@ def test_drawing_instead_of_a_takeable_pile_bounds_that_rank() -> None:
 
 
 def test_the_foot_clears_a_seats_bounds_and_plays_lower_them() -> None:
-    from handfoot.engine.events import Event, EventType
-    from handfoot.engine.facts import HandFacts
-
     facts = HandFacts(2)
     facts.caps[1][C.KIND_OF[C.parse_card("9S")]] = 1
     nine = C.KIND_OF[C.parse_card("9S")]
-    facts.after([Event(EventType.DREW, 1, amount=2)])
+    facts.seen([Event(EventType.DREW, 1, amount=2)])
     assert facts.caps[1][nine] == 3
-    facts.after([Event(EventType.DISCARDED, 1, (C.parse_card("9H"),))])
+    facts.seen([Event(EventType.DISCARDED, 1, (C.parse_card("9H"),))])
     assert facts.caps[1][nine] == 2
     nines = (C.parse_card("9D"), C.parse_card("9C"), C.parse_card("9S"))
-    facts.after([Event(EventType.TOOK_PILE, 1, nines[:1], amount=5), Event(EventType.MELDED, 1, nines)])
+    facts.seen([Event(EventType.TOOK_PILE, 1, nines[:1], amount=5), Event(EventType.MELDED, 1, nines)])
     assert facts.caps[1][nine] == 2 + 4 - 2  # four cards came with the pile; two held nines were melded
-    facts.after([Event(EventType.FOOT, 1, amount=11)])
+    facts.seen([Event(EventType.FOOT, 1, amount=11)])
     assert facts.caps[1] == [UNKNOWN] * C.NUM_KINDS
 
 

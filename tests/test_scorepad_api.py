@@ -108,6 +108,17 @@ def test_option_catalogue_names_the_choices(base: str) -> None:
     assert options["hand_size"]["choices"] is None
 
 
+def test_options_given_per_hand_are_marked_and_a_table_takes_a_list(base: str) -> None:
+    """The catalogue marks the options a list gives one value per hand, and a table is created with one."""
+    options = {o["name"]: o for o in httpx.get(f"{base}/api/presets/family").json()["options"]}
+    assert options["going_out_bonus"]["per_hand"] and options["go_out_clean"]["per_hand"]
+    assert not options["hand_size"]["per_hand"]
+    body = {"preset": "family", "options": {"going_out_bonus": [100, 200, 300]}, "players": 2}
+    created = httpx.post(f"{base}/api/tables", json=body)
+    assert created.status_code == 201, created.text
+    assert created.json()["table"]["rules_source"]["going_out_bonus"] == [100, 200, 300]
+
+
 def test_the_pad_asks_only_for_what_the_rules_score(base: str) -> None:
     """Exact deals and short openings are items of the in-laws sheet only (its paper bonus and penalty);
     wild books only exist where melds of wilds are allowed (no preset's sheet allows them)."""

@@ -21,6 +21,8 @@ export interface OptionInfo {
   group_title: string;
   help: string;
   choices: string[] | null;
+  /** A list gives one value per hand (book counts to go out, the going-out bonus). */
+  per_hand?: boolean;
   value: OptionValue;
 }
 

@@ -18,9 +18,9 @@ function toText(value: OptionValue): string {
 }
 
 /** The option's value from its edited text, or an error sentence. */
-function fromText(original: OptionValue, text: string): { value: OptionValue } | { error: string } {
+function fromText(original: OptionValue, text: string, perHand = false): { value: OptionValue } | { error: string } {
   const trimmed = text.trim();
-  if (Array.isArray(original)) {
+  if (Array.isArray(original) || (perHand && trimmed.includes(","))) {
     if (!trimmed) return { value: [] };
     const parts = trimmed.split(/[,\s]+/).filter(Boolean);
     const numbers = parts.map(Number);
@@ -119,7 +119,7 @@ function CreateForm({ presets, bots, onCreated }: { presets: PresetSummary[]; bo
     for (const option of detail?.options ?? []) {
       const text = edits[option.name];
       if (text === undefined) continue;
-      const result = fromText(option.value, text);
+      const result = fromText(option.value, text, option.per_hand ?? false);
       if ("error" in result) errors[option.name] = result.error;
       else if (!same(result.value, option.value)) options[option.name] = result.value;
     }

@@ -532,9 +532,10 @@ def best_id_index(r: Reading, ids: Sequence[int]) -> int:
         return best_index(score_ids(r, ids))
     facts = _ID_FACTS
     top = -math.inf
+    top_index = -1  # the first other move with the top score
     out_ok: bool | None = None
     has_discard = False
-    for mid in ids:
+    for index, mid in enumerate(ids):
         fact = facts[mid]
         assert fact is not None
         action = fact[0]
@@ -552,27 +553,10 @@ def best_id_index(r: Reading, ids: Sequence[int]) -> int:
         else:
             score = -1000.0
         if score > top:
-            top = score
-    if has_discard and _discard_bound(r) >= top:
+            top, top_index = score, index
+    if top_index < 0 or (has_discard and _discard_bound(r) >= top):
         return best_index(score_ids(r, ids))
-    # no discard can reach ``top``: the first other move with the top score
-    for index, mid in enumerate(ids):
-        fact = facts[mid]
-        assert fact is not None
-        if fact[0] is Action.DISCARD:
-            continue
-        if fact[0] is Action.MELD:
-            assert out_ok is not None
-            score = _score_one_group(r, fact[1], fact[2], fact[3], out_ok)
-        elif fact[0] is Action.ASK:
-            score = _score_ask(r)
-        elif fact[0] is Action.LAY:
-            score = LAY_RED_THREE_SCORE
-        else:
-            score = -1000.0
-        if score == top:
-            return index
-    return best_index(score_ids(r, ids))
+    return top_index  # no discard can reach ``top``
 
 
 def _discard_bound(r: Reading) -> float:

@@ -266,7 +266,11 @@ def apply_checked(s: HandState, move: Move) -> list[Event]:
         take_card(s, seat, move.card)
         s.pile.append(move.card)
         events.append(Event(EventType.DISCARDED, seat, (move.card,)))
-        emptied = s.in_foot[seat] and s.hand_size(seat) == 0 and s.last_round_left < 0
+        # a discard that goes out ends the hand at once (after_out = end) also in a last round that melding
+        # out without the bonus began; in a last round after someone went out, nobody else goes out
+        emptied = s.in_foot[seat] and s.hand_size(seat) == 0
+        if s.last_round_left >= 0:
+            emptied = emptied and s.out_seat < 0 and rules.after_out is AfterOut.END
         if emptied and go_out_refusal(s, seat, s.books[s.seating.owner_of[seat]]) is None:
             _went_out_by_discard(s, seat, events)
             return events

@@ -18,6 +18,8 @@ could take, which the bound then misjudges. ``Game`` keeps one per hand and hand
 
 from __future__ import annotations
 
+from typing import NamedTuple
+
 from handfoot import cards as C
 from handfoot.engine.events import Event, EventType
 from handfoot.engine.moves import Action, Move
@@ -28,18 +30,31 @@ UNKNOWN = 1 << 20  # a bound that says nothing
 KIND_OF = C.KIND_OF
 
 
-class HandFacts:
-    """Upper bounds on each seat's holding of each kind, inferred from public moves (module docstring)."""
+class Declined(NamedTuple):
+    """A seat drew beside a pile it could take: it holds at most ``most`` of ``kind``."""
 
-    __slots__ = ("_declined", "caps")
+    seat: int
+    kind: int
+    most: int
+
+
+class HandFacts:
+    """Upper bounds on each seat's holding of each kind, inferred from public moves (module docstring).
+
+    Playing a move only queues what it showed (``before`` for a draw, ``seen`` for every move's events);
+    the bounds are worked out when read (``caps``, ``snapshot``), so a game nobody asks pays next to
+    nothing."""
+
+    __slots__ = ("_caps", "_pending")
 
     def __init__(self, players: int) -> None:
-        self.caps: list[list[int]] = [[UNKNOWN] * C.NUM_KINDS for _ in range(players)]
-        self._declined: tuple[int, int, int] | None = None  # (seat, kind, at most) of the draw being played
+        self._caps: list[list[int]] = [[UNKNOWN] * C.NUM_KINDS for _ in range(players)]
+        # what moves showed, not yet worked into the bounds: a draw's (seat, kind, at most), or events
+        self._pending: list[Declined | tuple[Event, ...]] = []
 
     def before(self, s: HandState, move: Move) -> None:
-        """Note what ``move``, about to be played in ``s``, tells (call ``after`` with its events)."""
-        self._declined = None
+        """Note what ``move``, about to be played in ``s``, tells before it is played (only a draw beside
+        a pile the seat could take tells anything); then ``seen`` its events."""
         if move.action is not Action.DRAW or s.phase is not Phase.DRAW or not s.pile:
             return
         seat = s.to_move
@@ -48,22 +63,35 @@ class HandFacts:
         needed = pickup_needed(s, seat)
         if needed < 1 or s.hand_size(seat) < needed + 2:
             return  # a small hand may be unable to take the pile for other reasons
-        self._declined = (seat, KIND_OF[s.pile[-1]], needed - 1)
+        self._pending.append(Declined(seat, KIND_OF[s.pile[-1]], needed - 1))
 
-    def after(self, events: list[Event]) -> None:
-        """Update the bounds with what the move just played was seen to do."""
-        declined = self._declined
-        self._declined = None
-        if declined is not None:
-            seat, kind, most = declined
-            caps = self.caps[seat]
-            caps[kind] = min(caps[kind], most)
+    def seen(self, events: list[Event]) -> None:
+        """Queue what the move just played was seen to do."""
+        self._pending.append(tuple(events))
+
+    @property
+    def caps(self) -> list[list[int]]:
+        """The bounds now: per seat, per kind (``UNKNOWN``: none)."""
+        for item in self._pending:
+            if isinstance(item, Declined):
+                caps = self._caps[item.seat]
+                caps[item.kind] = min(caps[item.kind], item.most)
+            else:
+                self._work_in(item)
+        self._pending.clear()
+        return self._caps
+
+    def snapshot(self) -> tuple[tuple[int, ...], ...]:
+        """The bounds now, as a value."""
+        return tuple(map(tuple, self.caps))
+
+    def _work_in(self, events: tuple[Event, ...]) -> None:
         took_pile = False
         for event in events:
             what = event.type
             if what is EventType.NEW_HAND:
                 return  # a new hand: the game starts new facts
-            caps = self.caps[event.seat] if event.seat >= 0 else []
+            caps = self._caps[event.seat] if event.seat >= 0 else []
             if what is EventType.DREW:
                 _raise(caps, event.amount)
             elif what is EventType.TOOK_PILE:
@@ -79,10 +107,6 @@ class HandFacts:
                     _lower(caps, KIND_OF[card])
             elif what is EventType.FOOT:
                 caps[:] = [UNKNOWN] * C.NUM_KINDS
-
-    def snapshot(self) -> tuple[tuple[int, ...], ...]:
-        """The bounds now, as a value."""
-        return tuple(map(tuple, self.caps))
 
 
 def _raise(caps: list[int], count: int) -> None:

@@ -16,7 +16,7 @@ from handfoot.engine.events import Event, EventType
 from handfoot.engine.facts import HandFacts
 from handfoot.engine.judge import check
 from handfoot.engine.legal import legal_ids, move_of_id
-from handfoot.engine.moves import Move, move_text, parse_move
+from handfoot.engine.moves import Action, Move, move_text, parse_move
 from handfoot.engine.scoring import Tally, score_tally
 from handfoot.engine.state import HandState, Phase, Seating
 from handfoot.engine.tally import hand_tallies
@@ -163,9 +163,10 @@ class Game:
         return self._play(move)
 
     def _play(self, move: Move) -> list[Event]:
-        self.facts.before(self.state, move)
+        if move.action is Action.DRAW:
+            self.facts.before(self.state, move)
         events = apply_checked(self.state, move)
-        self.facts.after(events)
+        self.facts.seen(events)
         self.moves[-1].append(move)
         if self.state.phase is Phase.OVER:
             self._finish_hand(events)

@@ -140,6 +140,7 @@ class HandState:
         dealer: int,
         minimums: list[int],
         seating: Seating | None = None,
+        blank: bool = False,
     ) -> None:
         self.rules = rules
         self.players = players
@@ -147,6 +148,8 @@ class HandState:
         self.hand_index = hand_index
         self.dealer = dealer
         self.first_player = (dealer + 1) % players
+        if blank:
+            return  # ``copy`` sets every other field
         # per seat: counts by kind, counts by card id, the unplayed foot (card ids), whether in the foot
         self.hands: list[list[int]] = [[0] * C.NUM_KINDS for _ in range(players)]
         self.hand_cards: list[list[int]] = [[0] * C.NUM_CARD_IDS for _ in range(players)]
@@ -193,8 +196,11 @@ class HandState:
     def copy(self) -> HandState:
         """A deep, independent copy."""
         # the constructor, not __new__: compiled with mypyc, a HandState is only made through __init__
-        other = HandState(self.rules, self.players, self.hand_index, self.dealer, self.minimums, self.seating)
+        other = HandState(
+            self.rules, self.players, self.hand_index, self.dealer, self.minimums, self.seating, blank=True
+        )
         other.first_player = self.first_player
+        other.minimums = list(self.minimums)
         other.hands = [list(h) for h in self.hands]
         other.hand_cards = [list(h) for h in self.hand_cards]
         other.feet = [list(f) for f in self.feet]

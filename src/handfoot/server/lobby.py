@@ -18,6 +18,7 @@ from handfoot.rules import (
     preset,
     rules_to_mapping,
 )
+from handfoot.rules.options import PER_HAND_OPTIONS
 from handfoot.server.protocol import clean_name
 from handfoot.server.seat_bots import bot_names, default_bot
 
@@ -115,8 +116,8 @@ def option_group(name: str) -> str:
 def option_catalogue() -> list[dict[str, Any]]:
     """Every rule option (not the preset's name, title and summary): name, section, section title, the
     plain-words ``group`` and ``group_title`` the lobby shows it under, its one-line help, and
-    ``choices`` (the allowed words of an option that takes one of a few, else null), grouped in the
-    order of ``PLAIN_GROUPS``."""
+    ``choices`` (the allowed words of an option that takes one of a few, else null), ``per_hand``
+    (whether a list gives one value per hand), grouped in the order of ``PLAIN_GROUPS``."""
     choices = option_choices()
     order = list(PLAIN_GROUPS)
     names = sorted(RULE_OPTIONS, key=lambda n: order.index(option_group(n)))
@@ -129,6 +130,7 @@ def option_catalogue() -> list[dict[str, Any]]:
             "group_title": PLAIN_GROUPS[option_group(name)],
             "help": OPTION_HELP[name],
             "choices": choices.get(name),
+            "per_hand": name in PER_HAND_OPTIONS,
         }
         for name in names
     ]
