@@ -26,6 +26,7 @@ from handfoot.commands import (
     EXIT_BAD_INPUT,
     error_object,
     hint_cmd,
+    json_errors,
     replay_cmd,
     rules_cmd,
     score_cmd,
@@ -71,6 +72,7 @@ def main_options(
     ] = False,
 ) -> None:
     """Hand and Foot, every house rule: rules, records, scoring, bots, tournaments and the server."""
+    json_errors(False)  # each invocation starts with errors on stderr; a command's --json turns it on
 
 
 rules_cmd.register(app)
