@@ -6,7 +6,7 @@ LOCK := requirements-lock.txt
 # make says nothing of its own (no "Entering directory"): `make run ARGS="... --json"` can be piped.
 MAKEFLAGS += --no-print-directory
 
-.PHONY: run test test-compiled lint typecheck lock bench bench-compiled clean chromium hosting web-check services
+.PHONY: run test test-compiled c-compiler lint typecheck lock bench bench-compiled clean chromium hosting web-check services
 
 # Installs use the pinned versions of requirements-lock.txt (refreshed by `make lock`) and write nothing
 # to stdout: `make run` installs the runtime dependencies only, everything that tests use adds [dev].
@@ -109,7 +109,14 @@ COMPILED := build/compiled
 COMPILED_TESTS := tests/test_compiled.py tests/test_heuristic_replay.py tests/test_seat_info.py tests/test_views.py \
 	tests/test_bots.py tests/test_bots_fast.py tests/test_scenarios.py tests/test_engine_regressions.py \
 	tests/test_random_play.py
-$(COMPILED)/.built: $(VENV)/.dev-installed hatch_build.py $(wildcard src/handfoot/*.py src/handfoot/*/*.py)
+# mypyc needs a C compiler: installed when missing and we may (root with apt-get), as for chromium.
+c-compiler:
+	@if command -v cc >/dev/null 2>&1 || command -v gcc >/dev/null 2>&1; then :; \
+	elif [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then \
+	  apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq gcc >/dev/null; \
+	else echo "No C compiler and none can be installed here: the compiled build cannot be made"; fi
+
+$(COMPILED)/.built: $(VENV)/.dev-installed hatch_build.py $(wildcard src/handfoot/*.py src/handfoot/*/*.py) | c-compiler
 	rm -rf $(COMPILED)
 	HANDFOOT_COMPILE=required $(PIP_INSTALL) --no-deps --target $(COMPILED) . >&2
 	touch $@
