@@ -171,6 +171,18 @@ def _number(env: Mapping[str, str], key: str, kind: type[int] | type[float], def
     return value
 
 
+def _non_negative(
+    name: str, given: float | None, env: Mapping[str, str], key: str, default: float, unit: str
+) -> float:
+    """The setting ``name``: the argument ``given`` if not None, else ``env[key]``, else ``default``; a
+    negative number is refused, naming what is allowed ("zero or more" and ``unit``)."""
+    value = given if given is not None else _number(env, key, float, default)
+    if value < 0:
+        allowed = f"zero {unit} or more" if unit.startswith("(") else f"zero or more {unit}"
+        raise SettingsError(f"{name} is {value}; allowed: {allowed}")
+    return float(value)
+
+
 def load_settings(
     env: Mapping[str, str] | None = None,
     *,
@@ -204,25 +216,16 @@ def load_settings(
     )
     if every < 1:
         raise SettingsError(f"snapshot_every is {every}; allowed: 1 or more")
-    delay = (
-        bot_delay if bot_delay is not None else _number(env, "HANDFOOT_BOT_DELAY", float, DEFAULT_BOT_DELAY)
+    delay = _non_negative("bot_delay", bot_delay, env, "HANDFOOT_BOT_DELAY", DEFAULT_BOT_DELAY, "seconds")
+    away = _non_negative(
+        "away_seconds", away_seconds, env, "HANDFOOT_AWAY_SECONDS", DEFAULT_AWAY_SECONDS, "seconds"
     )
-    if delay < 0:
-        raise SettingsError(f"bot_delay is {delay}; allowed: zero or more seconds")
-    away = (
-        away_seconds
-        if away_seconds is not None
-        else _number(env, "HANDFOOT_AWAY_SECONDS", float, DEFAULT_AWAY_SECONDS)
+    rate = _non_negative(
+        "rate_limit", rate_limit, env, "HANDFOOT_RATE_LIMIT", DEFAULT_RATE_LIMIT, "(no rate limits)"
     )
-    if away < 0:
-        raise SettingsError(f"away_seconds is {away}; allowed: zero or more seconds")
-    rate = (
-        rate_limit
-        if rate_limit is not None
-        else _number(env, "HANDFOOT_RATE_LIMIT", float, DEFAULT_RATE_LIMIT)
+    idle = _non_negative(
+        "idle_seconds", idle_seconds, env, "HANDFOOT_IDLE_SECONDS", DEFAULT_IDLE_SECONDS, "seconds"
     )
-    if rate < 0:
-        raise SettingsError(f"rate_limit is {rate}; allowed: zero (no rate limits) or more")
     redis = redis_url if redis_url is not None else env.get("HANDFOOT_REDIS_URL", "")
     if redis and not redis.startswith(("redis://", "rediss://", "unix://")):
         raise SettingsError(f"redis_url is {redis!r}; allowed: a redis://, rediss:// or unix:// URL")
@@ -232,14 +235,10 @@ def load_settings(
         port=port_value,
         database_url=database_url if database_url is not None else env.get("HANDFOOT_DATABASE_URL", ""),
         redis_url=redis,
-        bot_delay=float(delay),
+        bot_delay=delay,
         snapshot_every=every,
-        away_seconds=float(away),
-        rate_limit=float(rate),
-        idle_seconds=float(
-            idle_seconds
-            if idle_seconds is not None
-            else _number(env, "HANDFOOT_IDLE_SECONDS", float, DEFAULT_IDLE_SECONDS)
-        ),
+        away_seconds=away,
+        rate_limit=rate,
+        idle_seconds=idle,
         public_url=public_url if public_url is not None else env.get("HANDFOOT_PUBLIC_URL", ""),
     )
