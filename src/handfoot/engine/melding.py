@@ -28,6 +28,7 @@ from handfoot.rules.options import (
     RuleSet,
     WildLimit,
 )
+from handfoot.wording import plural
 
 KIND_OF = C.KIND_OF
 RED_THREE = C.RED_THREE
@@ -58,10 +59,6 @@ class Plan(NamedTuple):
     books: tuple[int, int, int]
     left: int
     bonus: int = 0
-
-
-def plural(count: int, word: str) -> str:
-    return f"{count} {word}" if count == 1 else f"{count} {word}s"
 
 
 def book_status(rules: RuleSet, rank: int, size: int, wilds: int) -> int:

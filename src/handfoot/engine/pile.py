@@ -10,7 +10,6 @@ from handfoot.engine.melding import (
     meld_shape_refusal,
     opening_refusal,
     plan_groups,
-    plural,
     resolve,
     specs_of,
 )
@@ -31,6 +30,7 @@ from handfoot.rules.options import (
     RedThrees,
     RuleSet,
 )
+from handfoot.wording import plural
 
 KIND_OF = C.KIND_OF
 RED_THREE = C.RED_THREE
