@@ -4,6 +4,7 @@
   to at most one of that rank, plus the cards it draws; playing cards lowers the bound, the Foot clears it;
 - played by seats that always take the pile when they can, no bound ever excludes the real hand;
 - ``Game.seat_info`` carries the bounds, and freezes into the seat's view;
+- the snapshot kept between moves is the bounds as worked out afresh from every move (a plain reference);
 - ``sample_world`` with bounds deals no other hand more of a kind than its bound (when the unseen cards
   allow), and still gives the same view back.
 """
@@ -16,11 +17,13 @@ import pytest
 
 from conftest import play_to
 from handfoot import cards as C
-from handfoot.bots import HeuristicBot, legal_for
+from handfoot.bots import HeuristicBot, RandomBot, legal_for
 from handfoot.engine import Game, sample_world, view
 from handfoot.engine.events import Event, EventType
 from handfoot.engine.facts import UNKNOWN, HandFacts
-from handfoot.engine.moves import DRAW_ID, Action, decode_id
+from handfoot.engine.moves import DRAW_ID, Action, Move, decode_id
+from handfoot.engine.pile import pickup_needed, top_refusal
+from handfoot.engine.state import HandState, Phase
 from handfoot.rules import PRESET_NAMES, preset
 from handfoot.sim.tournament import play_chosen
 
@@ -155,3 +158,71 @@ def test_sampling_relaxes_a_bound_the_unseen_cards_cannot_meet() -> None:
     world = sample_world(v, random.Random(0), caps)
     assert view(world, 0) == v
     assert [sum(world.hands[p]) for p in range(4)] == [sv.hand_count for sv in v.seats]
+
+
+class ReferenceFacts:
+    """The bounds worked out the plain way (every event, every seat, no cache), to check ``HandFacts``."""
+
+    def __init__(self, players: int) -> None:
+        self.caps = [[UNKNOWN] * C.NUM_KINDS for _ in range(players)]
+
+    def before(self, s: HandState, move: Move) -> None:
+        if move.action is not Action.DRAW or s.phase is not Phase.DRAW or not s.pile:
+            return
+        seat = s.to_move
+        if not s.down[s.seating.owner_of[seat]] or top_refusal(s, seat) is not None:
+            return
+        needed = pickup_needed(s, seat)
+        if needed >= 1 and s.hand_size(seat) >= needed + 2:
+            kind = C.KIND_OF[s.pile[-1]]
+            self.caps[seat][kind] = min(self.caps[seat][kind], needed - 1)
+
+    def seen(self, events: list[Event]) -> None:
+        took_pile = False
+        for event in events:
+            caps = self.caps[event.seat] if event.seat >= 0 else []
+            received = 0
+            played: tuple[int, ...] = ()
+            if event.type is EventType.NEW_HAND:
+                return
+            if event.type is EventType.DREW:
+                received = event.amount
+            elif event.type is EventType.TOOK_PILE:
+                received, took_pile = max(event.amount - 1, 0), True
+            elif event.type is EventType.MELDED:
+                played, took_pile = (event.cards[1:] if took_pile else event.cards), False
+            elif event.type is EventType.DISCARDED:
+                played = event.cards
+            elif event.type is EventType.FOOT:
+                caps[:] = [UNKNOWN] * C.NUM_KINDS
+            for kind, cap in enumerate(caps):
+                if cap < UNKNOWN:
+                    caps[kind] = cap + received
+            for card in played:
+                if 0 < caps[C.KIND_OF[card]] < UNKNOWN:
+                    caps[C.KIND_OF[card]] -= 1
+
+
+@pytest.mark.parametrize("name", sorted(PRESET_NAMES))
+def test_the_snapshot_kept_between_moves_is_the_bounds_worked_out_afresh(name: str) -> None:
+    bounded = 0
+    for seed in range(2):
+        game = greedy_game(name, seed)
+        bots, rng = (HeuristicBot(), RandomBot()), random.Random(seed)
+        reference, hand = ReferenceFacts(game.players), 0
+        for _ in range(600):
+            state = game.state
+            if game.finished or len(game.results) >= 2:
+                break
+            if state.hand_index != hand:
+                reference, hand = ReferenceFacts(game.players), state.hand_index
+            snapshot = game.facts.snapshot()
+            assert snapshot == tuple(map(tuple, reference.caps))
+            assert game.facts.snapshot() is snapshot  # kept while no move is played
+            bounded += any(cap < UNKNOWN for row in snapshot for cap in row)
+            legal = legal_for(state, game.legal_ids())
+            move = bots[state.to_move % 2].choose_seat(game.seat_info(state.to_move), legal, rng)
+            reference.before(state, move)
+            reference.seen(play_chosen(game, legal, move))
+    if preset(name).pickup_allowed:
+        assert bounded > 0, "no seat was ever bounded: the check saw no bound"

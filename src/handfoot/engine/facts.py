@@ -18,8 +18,6 @@ could take, which the bound then misjudges. ``Game`` keeps one per hand and hand
 
 from __future__ import annotations
 
-from typing import NamedTuple
-
 from handfoot import cards as C
 from handfoot.engine.events import Event, EventType
 from handfoot.engine.moves import Action, Move
@@ -27,31 +25,26 @@ from handfoot.engine.pile import pickup_needed, top_refusal
 from handfoot.engine.state import HandState, Phase
 
 UNKNOWN = 1 << 20  # a bound that says nothing
-QUEUED = 16  # moves queued at most before their events are worked into the bounds
 KIND_OF = C.KIND_OF
-
-
-class Declined(NamedTuple):
-    """A seat drew beside a pile it could take: it holds at most ``most`` of ``kind``."""
-
-    seat: int
-    kind: int
-    most: int
+_NO_BOUNDS: tuple[int, ...] = (UNKNOWN,) * C.NUM_KINDS
 
 
 class HandFacts:
     """Upper bounds on each seat's holding of each kind, inferred from public moves (module docstring).
 
-    Playing a move only queues what it showed (``before`` for a draw, ``seen`` for every move's events);
-    the bounds are worked out when read (``caps``, ``snapshot``), so a game nobody asks pays next to
-    nothing."""
+    A move's events change only the bounds of a seat that has one (``UNKNOWN`` everywhere stays so until
+    a draw beside a takeable pile bounds the seat), so a move by an unbounded seat costs next to nothing.
+    ``snapshot`` keeps its value until the next move changes a bound, and rebuilds only the rows of the
+    seats that changed."""
 
-    __slots__ = ("_caps", "_pending")
+    __slots__ = ("_bounded", "_caps", "_exposed", "_rows", "_snapshot")
 
     def __init__(self, players: int) -> None:
         self._caps: list[list[int]] = [[UNKNOWN] * C.NUM_KINDS for _ in range(players)]
-        # what moves showed, not yet worked into the bounds: a draw's (seat, kind, at most), or events
-        self._pending: list[Declined | tuple[Event, ...]] = []
+        self._bounded: list[bool] = [False] * players  # True: some bound of the seat's is below UNKNOWN
+        self._rows: list[tuple[int, ...] | None] = [_NO_BOUNDS] * players  # None: rebuild from _caps
+        self._snapshot: tuple[tuple[int, ...], ...] | None = None  # None: rebuild from _rows
+        self._exposed = False  # ``caps`` was handed out: its lists may have been changed from outside
 
     def before(self, s: HandState, move: Move) -> None:
         """Note what ``move``, about to be played in ``s``, tells before it is played (only a draw beside
@@ -64,67 +57,110 @@ class HandFacts:
         needed = pickup_needed(s, seat)
         if needed < 1 or s.hand_size(seat) < needed + 2:
             return  # a small hand may be unable to take the pile for other reasons
-        self._pending.append(Declined(seat, KIND_OF[s.pile[-1]], needed - 1))
+        self._sync()
+        caps = self._caps[seat]
+        kind = KIND_OF[s.pile[-1]]
+        most = needed - 1
+        if most < caps[kind]:
+            caps[kind] = most
+            self._bounded[seat] = True
+            self._changed(seat)
 
     def seen(self, events: list[Event]) -> None:
-        """Queue what the move just played was seen to do (worked in every ``QUEUED`` moves, so a game
-        nobody asks keeps little)."""
-        pending = self._pending
-        pending.append(tuple(events))
-        if len(pending) >= QUEUED:
-            self._work_in_pending()
-
-    @property
-    def caps(self) -> list[list[int]]:
-        """The bounds now: per seat, per kind (``UNKNOWN``: none)."""
-        self._work_in_pending()
-        return self._caps
-
-    def _work_in_pending(self) -> None:
-        for item in self._pending:
-            if isinstance(item, Declined):
-                caps = self._caps[item.seat]
-                caps[item.kind] = min(caps[item.kind], item.most)
-            else:
-                self._work_in(item)
-        self._pending.clear()
-
-    def snapshot(self) -> tuple[tuple[int, ...], ...]:
-        """The bounds now, as a value."""
-        return tuple(map(tuple, self.caps))
-
-    def _work_in(self, events: tuple[Event, ...]) -> None:
+        """Work in what the move just played was seen to do (only seats with a bound can change)."""
+        self._sync()
+        bounded = self._bounded
+        if True not in bounded:
+            return  # no bound anywhere: no event changes any
+        all_caps = self._caps
         took_pile = False
         for event in events:
             what = event.type
             if what is EventType.NEW_HAND:
                 return  # a new hand: the game starts new facts
-            caps = self._caps[event.seat] if event.seat >= 0 else []
+            seat = event.seat
+            if seat < 0 or not bounded[seat]:
+                if what is EventType.TOOK_PILE:
+                    took_pile = True
+                elif what is EventType.MELDED:
+                    took_pile = False
+                continue
+            caps = all_caps[seat]
             if what is EventType.DREW:
-                _raise(caps, event.amount)
+                if not _raise(caps, event.amount):
+                    continue
             elif what is EventType.TOOK_PILE:
-                _raise(caps, max(event.amount - 1, 0))
                 took_pile = True
+                if not _raise(caps, max(event.amount - 1, 0)):
+                    continue
             elif what is EventType.MELDED:
                 cards = event.cards[1:] if took_pile else event.cards  # the pile's top was never held
                 took_pile = False
-                for card in cards:
-                    _lower(caps, KIND_OF[card])
+                if not _lower(caps, cards):
+                    continue
             elif what is EventType.DISCARDED:
-                for card in event.cards:
-                    _lower(caps, KIND_OF[card])
+                if not _lower(caps, event.cards):
+                    continue
             elif what is EventType.FOOT:
-                caps[:] = [UNKNOWN] * C.NUM_KINDS
+                caps[:] = _NO_BOUNDS
+                bounded[seat] = False
+            else:
+                continue
+            self._changed(seat)
+
+    @property
+    def caps(self) -> list[list[int]]:
+        """The bounds now: per seat, per kind (``UNKNOWN``: none). The lists are the bounds themselves: a
+        change made to them counts from then on."""
+        self._exposed = True
+        return self._caps
+
+    def snapshot(self) -> tuple[tuple[int, ...], ...]:
+        """The bounds now, as a value (the same value until a move changes a bound)."""
+        self._sync()
+        snap = self._snapshot
+        if snap is None:
+            rows = self._rows
+            built: list[tuple[int, ...]] = []
+            for seat, row in enumerate(rows):
+                if row is None:
+                    row = rows[seat] = tuple(self._caps[seat])
+                built.append(row)
+            snap = self._snapshot = tuple(built)
+        return snap
+
+    def _changed(self, seat: int) -> None:
+        self._rows[seat] = None
+        self._snapshot = None
+
+    def _sync(self) -> None:
+        """After ``caps`` was handed out, take the lists as they are now (they may have been changed)."""
+        if self._exposed:
+            caps = self._caps
+            for seat in range(len(caps)):
+                self._bounded[seat] = min(caps[seat]) < UNKNOWN
+                self._changed(seat)
 
 
-def _raise(caps: list[int], count: int) -> None:
-    if count:
-        for kind, cap in enumerate(caps):
-            if cap < UNKNOWN:
-                caps[kind] = cap + count
+def _raise(caps: list[int], count: int) -> bool:
+    """Raise every bound of ``caps`` by ``count``; True if one changed."""
+    if not count:
+        return False
+    changed = False
+    for kind, cap in enumerate(caps):
+        if cap < UNKNOWN:
+            caps[kind] = cap + count
+            changed = True
+    return changed
 
 
-def _lower(caps: list[int], kind: int) -> None:
-    cap = caps[kind]
-    if 0 < cap < UNKNOWN:
-        caps[kind] = cap - 1
+def _lower(caps: list[int], cards: tuple[int, ...]) -> bool:
+    """Lower the bound of each card's kind (a bound of 0 or ``UNKNOWN`` stays); True if one changed."""
+    changed = False
+    for card in cards:
+        kind = KIND_OF[card]
+        cap = caps[kind]
+        if 0 < cap < UNKNOWN:
+            caps[kind] = cap - 1
+            changed = True
+    return changed
