@@ -526,8 +526,8 @@ def score_ids(r: Reading, ids: Sequence[int]) -> list[float]:
 
 
 def best_id_index(r: Reading, ids: Sequence[int]) -> int:
-    """``best_index(score_ids(r, ids))``, faster in the play phase: the discards are scored only when
-    their upper bound (``_discard_bound``) reaches the best other move's score."""
+    """``best_index(score_ids(r, ids))``, faster in the play phase: every move but the discards is scored
+    once, and the discards only when their upper bound (``_discard_bound``) reaches the best of those."""
     if r.phase is not Phase.PLAY:
         return best_index(score_ids(r, ids))
     facts = _ID_FACTS
@@ -554,9 +554,17 @@ def best_id_index(r: Reading, ids: Sequence[int]) -> int:
             score = -1000.0
         if score > top:
             top, top_index = score, index
-    if top_index < 0 or (has_discard and _discard_bound(r) >= top):
-        return best_index(score_ids(r, ids))
-    return top_index  # no discard can reach ``top``
+    if not has_discard or (top_index >= 0 and _discard_bound(r) < top):
+        return top_index  # no discard can reach ``top``
+    discard_scores = _discard_scores(r)
+    for index, mid in enumerate(ids):  # the first of the best: a discard beats ``top`` or ties it earlier
+        fact = facts[mid]
+        assert fact is not None
+        if fact[0] is Action.DISCARD:
+            score = discard_scores[fact[1]]
+            if score > top or (score == top and index < top_index):
+                top, top_index = score, index
+    return top_index
 
 
 def _discard_bound(r: Reading) -> float:
