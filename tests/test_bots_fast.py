@@ -64,8 +64,10 @@ def test_legal_moves_are_the_engines_moves_and_the_heuristic_scores_ids_alike(
         assert legal == slow and all(move in legal for move in slow)
         seat_view = view(state, seat)
         held = held_counts(seat_view.hand)
-        for mid in legal.ids:
+        for index, mid in enumerate(legal.ids):
             assert move_of_id_for(held, seat_view.pile_top, mid) == move_of_id(state, mid)
+            # found by value (an equal move built elsewhere), and at once as the move read last
+            assert atomic_id_in(legal, slow[index]) == mid == atomic_id_in(legal, legal[index])
         by_moves = score_moves(seat_view, slow)
         assert score_moves(seat_view, legal) == by_moves
         reading = Reading.of_world(state, seat)

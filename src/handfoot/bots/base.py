@@ -94,7 +94,7 @@ class LegalMoves(Sequence[Move]):
     Holds no state: only ints and ``Move`` objects.
     """
 
-    __slots__ = ("_held", "_moves", "compound", "ids", "pile_top")
+    __slots__ = ("_built", "_held", "_moves", "compound", "ids", "pile_top")
 
     def __init__(
         self, ids: Sequence[int], compound: Sequence[Move], held: Sequence[int], pile_top: int
@@ -104,6 +104,7 @@ class LegalMoves(Sequence[Move]):
         self._held: tuple[int, ...] = tuple(held)
         self.pile_top = pile_top
         self._moves: list[Move | None] = [None] * len(self.ids)
+        self._built = -1  # the index of the move built last (``id_of``)
 
     def __len__(self) -> int:
         return len(self.ids) + len(self.compound)
@@ -123,8 +124,9 @@ class LegalMoves(Sequence[Move]):
         if 0 <= index < count:
             move = self._moves[index]
             if move is None:
-                move = move_of_id_for(self._held, self.pile_top, self.ids[index])
+                move = move_for(self._held, self.pile_top, self.ids[index])
                 self._moves[index] = move
+            self._built = index
             return move
         if count <= index < count + len(self.compound):
             return self.compound[index - count]
@@ -164,6 +166,17 @@ class LegalMoves(Sequence[Move]):
         """The position of atomic id ``mid`` (ValueError if it is not legal)."""
         return self.ids.index(mid)
 
+    def id_of(self, move: Move) -> int:
+        """``atomic_id_in(self, move)``: the id of ``move`` when it is one of the atomic moves exactly as
+        built here, else -1. The move read last (what a bot returns, as a rule) is found at once."""
+        built = self._built
+        if built >= 0 and self._moves[built] is move:
+            return self.ids[built]  # built from that id: ``move_id`` gives it back
+        mid = move_id(move)
+        if mid < 0 or mid not in self.ids:
+            return -1
+        return mid if self[self.ids.index(mid)] == move else -1
+
 
 def legal_for(state: HandState, ids: Sequence[int] | None = None) -> LegalMoves:
     """What a runner passes a bot as ``legal``: every legal atomic move (id order), then the compound
@@ -196,10 +209,7 @@ def atomic_id_in(legal: Sequence[Move], move: Move) -> int:
     engine's ``move_of_id`` gives the same cards), else -1 (a compound move, or not a ``LegalMoves``)."""
     if not isinstance(legal, LegalMoves):
         return -1
-    mid = move_id(move)
-    if mid < 0 or mid not in legal.ids:
-        return -1
-    return mid if legal[legal.index_of_id(mid)] == move else -1
+    return legal.id_of(move)
 
 
 def _all_held(state: HandState, seat: int, move: Move) -> bool:
