@@ -46,6 +46,7 @@ from handfoot.rules.options import (
 )
 
 KIND_OF = C.KIND_OF
+DISCARD, MELD, ASK, LAY = Action.DISCARD, Action.MELD, Action.ASK, Action.LAY
 JOKER, DEUCE, BLACK_THREE, RED_THREE, WILD_RANK = C.JOKER, C.DEUCE, C.BLACK_THREE, C.RED_THREE, C.WILD_RANK
 
 
@@ -112,6 +113,7 @@ class Reading:
         "counts",
         "down",
         "down_by_owner",
+        "dumping",
         "feet_ready",
         "hand_counts",
         "in_foot",
@@ -241,11 +243,13 @@ class Reading:
         owner = seating.owner_of[seat]
         self.owner = owner
         self.side = seating.side_of[seat]
-        self.partners = seating.partners[seat]
+        partners = seating.partners[seat]
+        self.partners = partners
         self.counts = counts
         self.size = sum(counts)
         self.hand_counts = hand_counts
-        self.in_foot = in_foot[seat]
+        in_own_foot = in_foot[seat]
+        self.in_foot = in_own_foot
         self.down_by_owner = down
         self.down = down[owner]
         self.table = table
@@ -256,27 +260,39 @@ class Reading:
         self.phase = phase
         self.turn_seat = turn_seat
         self._seen: list[int] | None = None
-        melds: dict[int, MeldLike] = {}
-        for meld in table:
-            if meld.owner == owner:
-                melds[meld.rank] = meld  # the latest meld of a rank is the open one
+        # the side's melds by rank: the latest meld of a rank is the open one
+        melds: dict[int, MeldLike] = {meld.rank: meld for meld in table if meld.owner == owner}
         self.melds = melds
-        clean, dirty, wild = books[owner][0], books[owner][1], books[owner][2]
-        self.books = clean + dirty + wild
-        self.need_clean = max(rules.go_out_clean - clean, 0)
-        self.need_dirty = max(rules.go_out_dirty - dirty, 0)
-        self.need_wild = max(rules.go_out_wild - wild, 0)
-        self.need_any = max(rules.go_out_books - self.books, 0)
-        self.feet_ready = not rules.all_feet_to_go_out or all(in_foot[p] for p in self.partners)
+        held = books[owner]
+        clean, dirty, wild = held[0], held[1], held[2]
+        total = clean + dirty + wild
+        self.books = total
+        need_clean = rules.go_out_clean - clean
+        need_dirty = rules.go_out_dirty - dirty
+        need_wild = rules.go_out_wild - wild
+        need_any = rules.go_out_books - total
+        self.need_clean = need_clean = need_clean if need_clean > 0 else 0
+        self.need_dirty = need_dirty = need_dirty if need_dirty > 0 else 0
+        self.need_wild = need_wild = need_wild if need_wild > 0 else 0
+        self.need_any = need_any = need_any if need_any > 0 else 0
+        feet_ready = True
+        if rules.all_feet_to_go_out:
+            for partner in partners:
+                if not in_foot[partner]:
+                    feet_ready = False
+                    break
+        self.feet_ready = feet_ready
+        # every card left costs: lay all (the books are made, and the side's feet are up)
+        self.dumping = in_own_foot and feet_ready and not (need_clean or need_dirty or need_wild or need_any)
         # Melds kept clean: the largest natural melds still short of a book, as many as clean books needed.
         protected: set[int] = set()
-        if self.need_clean:
+        if need_clean:
             book = rules.book_size
             natural = sorted(
                 (m for m in melds.values() if m.wilds == 0 and len(m.cards) < book and m.rank != WILD_RANK),
                 key=lambda m: (-len(m.cards), m.rank),
             )
-            protected = {m.rank for m in natural[: self.need_clean]}
+            protected = {m.rank for m in natural[:need_clean]}
         self.protected = protected
 
     @property
@@ -533,59 +549,82 @@ def best_id_index(r: Reading, ids: Sequence[int]) -> int:
     facts = _ID_FACTS
     top = -math.inf
     top_index = -1  # the first other move with the top score
-    out_ok: bool | None = None
+    out_ok = -1  # wants_out(r), worked out when first needed: -1 not yet, else 0 or 1
     has_discard = False
+    down, in_foot, size = r.down, r.in_foot, r.size
     for index, mid in enumerate(ids):
         fact = facts[mid]
         assert fact is not None
         action = fact[0]
-        if action is Action.DISCARD:
+        if action is DISCARD:
             has_discard = True
             continue
-        if action is Action.MELD:
-            if out_ok is None:
-                out_ok = wants_out(r)
-            score = _score_one_group(r, fact[1], fact[2], fact[3], out_ok)
-        elif action is Action.ASK:
+        if action is MELD:  # _score_one_group, inlined
+            naturals, wilds = fact[2], fact[3]
+            left = size - naturals - wilds
+            if not down:
+                score = 1000.0 - 60 * wilds + 3 * naturals
+            elif in_foot and left <= 1:
+                if out_ok < 0:
+                    out_ok = 1 if wants_out(r) else 0
+                score = -100.0 if not out_ok else _score_group(r, fact[1], naturals, wilds, left)
+            else:
+                score = _score_group(r, fact[1], naturals, wilds, left)
+        elif action is ASK:
             score = _score_ask(r)
-        elif action is Action.LAY:
+        elif action is LAY:
             score = LAY_RED_THREE_SCORE
         else:
             score = -1000.0
         if score > top:
             top, top_index = score, index
-    if not has_discard or (top_index >= 0 and _discard_bound(r) < top):
+    if not has_discard:
+        return top_index
+    if top_index >= 0 and (top > _discard_bounds(r.rules)[1] or _discard_bound(r) < top):
         return top_index  # no discard can reach ``top``
     discard_scores = _discard_scores(r)
     for index, mid in enumerate(ids):  # the first of the best: a discard beats ``top`` or ties it earlier
         fact = facts[mid]
         assert fact is not None
-        if fact[0] is Action.DISCARD:
+        if fact[0] is DISCARD:
             score = discard_scores[fact[1]]
             if score > top or (score == top and index < top_index):
                 top, top_index = score, index
     return top_index
 
 
-def _discard_bound(r: Reading) -> float:
-    """An upper bound of ``_discard_scores`` over the kinds held (danger and melds only lower them)."""
-    rules = r.rules
-    counts = r.counts
+_DISCARD_BOUNDS: dict[int, tuple[RuleSet, tuple[float, ...], float]] = {}
+
+
+def _discard_bounds(rules: RuleSet) -> tuple[tuple[float, ...], float]:
+    """Per kind, an upper bound of its ``_discard_scores`` under ``rules`` (danger and melds only lower
+    it), and the highest of them: no discard ever scores more (cached)."""
+    hit = _DISCARD_BOUNDS.get(id(rules))
+    if hit is not None and hit[0] is rules:
+        return hit[1], hit[2]
     values = rules.card_values
+    bounds: list[float] = []
+    for kind in range(C.NUM_KINDS):
+        if kind == RED_THREE:
+            bounds.append(500.0 if rules.red_threes is RedThrees.HOLD else 100.0)
+        elif kind == BLACK_THREE:
+            bounds.append(300.0 if rules.black_three_freezes else 200.0)
+        elif kind <= DEUCE:
+            bounds.append(-300.0 - values[kind])
+        else:
+            bounds.append(40.0 + values[kind] / 5.0)
+    _DISCARD_BOUNDS[id(rules)] = (rules, tuple(bounds), max(bounds))
+    return tuple(bounds), max(bounds)
+
+
+def _discard_bound(r: Reading) -> float:
+    """An upper bound of ``_discard_scores`` over the kinds held (``_discard_bounds``)."""
+    counts = r.counts
+    bounds = _discard_bounds(r.rules)[0]
     bound = -math.inf
     for kind in range(C.NUM_KINDS):
-        if not counts[kind]:
-            continue
-        if kind == RED_THREE:
-            b = 500.0 if rules.red_threes is RedThrees.HOLD else 100.0
-        elif kind == BLACK_THREE:
-            b = 300.0 if rules.black_three_freezes else 200.0
-        elif kind <= DEUCE:
-            b = -300.0 - values[kind]
-        else:
-            b = 40.0 + values[kind] / 5.0
-        if b > bound:
-            bound = b
+        if counts[kind] and bounds[kind] > bound:
+            bound = bounds[kind]
     return bound
 
 
@@ -595,7 +634,7 @@ def _score_draw(r: Reading, is_draw: bool, naturals: int, wilds: int) -> float:
     gain = r.pile_gain()
     if not r.down:  # taking the pile to open: always worth it, with as few wilds as possible
         return 500.0 + gain * 5 + naturals - 40 * wilds
-    if r.in_foot and r.books_done and r.feet_ready and r.size <= 3 and gain > 6:
+    if r.dumping and r.size <= 3 and gain > 6:
         return -1.0  # about to go out: a big pile only adds cards to get rid of
     if r.rules.pickup_before_down in IN_HAND_RULES and wilds:
         return 100.0 + gain * 3 - 40 * wilds
@@ -607,7 +646,7 @@ def _score_ask(r: Reading) -> float:
     never = -1e6
     if r.rules.permission.value != "required" or not r.in_foot:
         return never
-    if not (r.books_done and r.feet_ready):
+    if not r.dumping:  # the books made and the side's feet up (this seat is in its Foot)
         return never
     if r.stuck_cards() <= 1 and wants_out(r):
         return 50.0  # above any discard, below any worthwhile meld
@@ -643,18 +682,18 @@ def _score_one_group(r: Reading, rank: int, naturals: int, wilds: int, out_ok: b
 
 
 def _score_group(r: Reading, rank: int, naturals: int, wilds: int, left: int) -> float:
-    rules = r.rules
-    book = rules.book_size
     if rank == BLACK_THREE:
         return 900.0  # black 3s go down only when going out
-    dumping = r.in_foot and r.books_done and r.feet_ready  # every card left costs: lay all
+    dumping = r.dumping  # every card left costs: lay all
     if rank == WILD_RANK:
         if r.need_wild:
             return 400.0
         return 200.0 if dumping else -20.0
-    target = r.open_meld(rank, wilds > 0)
     if wilds == 0:
         return 600.0 + naturals
+    rules = r.rules
+    book = rules.book_size
+    target = r.open_meld(rank, True)
     if target is not None:
         size = len(target.cards)
         if rank in r.protected:
