@@ -9,13 +9,13 @@ import random
 import pytest
 
 from handfoot.bots import Budget, HeuristicBot, IsmctsBot, RandomBot, legal_for
-from handfoot.bots.base import Bot, LegalMoves, _all_held, atomic_id_in, held_counts, move_of_id_for
+from handfoot.bots.base import DECODED, Bot, LegalMoves, _all_held, atomic_id_in, held_counts, move_of_id_for
 from handfoot.bots.heuristic import Reading, best_id_index, best_index, score_ids, score_moves, score_reading
 from handfoot.bots.ismcts import hand_scores, heuristic_step, reward
 from handfoot.engine import Game, HandState, IllegalMove, Phase, sample_world, view
 from handfoot.engine.legal import legal_ids, move_of_id
 from handfoot.engine.melding import meld_ids
-from handfoot.engine.moves import Action, Move
+from handfoot.engine.moves import Action, Move, move_for
 from handfoot.engine.openings import opening_moves
 from handfoot.rules import PRESET_NAMES, preset
 from handfoot.sim.tournament import play_chosen
@@ -74,6 +74,20 @@ def test_legal_moves_are_the_engines_moves_and_the_heuristic_scores_ids_alike(
         assert score_reading(reading, legal) == by_moves
         if len(legal.ids) > 1:
             assert best_id_index(reading, legal.ids) == best_index(score_ids(reading, legal.ids))
+
+
+def test_moves_built_from_ids_are_the_engines_for_any_hand() -> None:
+    """``move_of_id_for`` builds the common moves itself: the same as ``move_for`` for every id and hand,
+    including the stand-in cards of a hand too short for the move."""
+    rng = random.Random(7)
+    for _ in range(300):
+        held = [rng.choice((0, 0, 0, 1, 2)) for _ in range(53)]
+        top = rng.randrange(-1, 53)
+        for mid, decoded in enumerate(DECODED):
+            if decoded is not None:
+                assert move_of_id_for(held, top, mid) == move_for(held, top, mid), mid
+    with pytest.raises(ValueError):
+        move_of_id_for([0] * 53, -1, len(DECODED))
 
 
 def test_legal_moves_behave_as_a_sequence() -> None:

@@ -23,7 +23,7 @@ from mypy_extensions import mypyc_attr
 from handfoot import cards as C
 from handfoot.engine.legal import legal_ids
 from handfoot.engine.moves import DECODED as ENGINE_DECODED
-from handfoot.engine.moves import Action, DecodedId, Move, move_for, move_id
+from handfoot.engine.moves import Action, DecodedId, Group, Move, first_card, move_for, move_id
 from handfoot.engine.openings import black_three_book_moves, opening_moves
 from handfoot.engine.state import HandState, Phase
 from handfoot.engine.views import SeatInfo, View
@@ -67,13 +67,55 @@ class Bot(ABC):
 
 # Every id taken apart once (the engine's table): ``DECODED[mid]`` or None for a number that is no move.
 DECODED: tuple[DecodedId | None, ...] = ENGINE_DECODED
+_NAMING_CARDS = (Action.PICKUP, Action.MELD, Action.DISCARD, Action.LAY)
+
+
+# The moves that name no card, by id (None: the move names cards), and the discard of each card id.
+_PLAIN: tuple[Move | None, ...] = tuple(
+    None if d is None or d.action in _NAMING_CARDS else Move(d.action) for d in DECODED
+)
+_DISCARDS: tuple[Move, ...] = tuple(Move(Action.DISCARD, card=card) for card in range(C.NUM_CARD_IDS))
 
 
 def move_of_id_for(held: Sequence[int], pile_top: int, mid: int) -> Move:
     """The ``Move`` an atomic id stands for, built from the mover's cards ``held`` (counts by card id)
     and the pile's top card (-1: empty): the engine's ``move_for``, which needs nothing a seat does not
-    see, so a bot can build the move it plays from its own view."""
-    return move_for(held, pile_top, mid)
+    see, so a bot can build the move it plays from its own view. The common moves (a meld group, a
+    discard, a move naming no card) are built here the same way, faster; a move that names no card, or
+    a discard, is one shared value (a ``Move`` is immutable)."""
+    decoded = DECODED[mid] if 0 <= mid < len(DECODED) else None
+    if decoded is None:
+        return move_for(held, pile_top, mid)  # raises ValueError: no move id
+    action = decoded.action
+    if action is Action.MELD:
+        kind = decoded.kind
+        cards: list[int] = []
+        if decoded.naturals and kind != C.WILD_RANK:
+            _pick(held, kind, decoded.naturals, cards)
+        if decoded.jokers:
+            _pick(held, C.JOKER, decoded.jokers, cards)
+        if decoded.deuces:
+            _pick(held, C.DEUCE, decoded.deuces, cards)
+        return Move(Action.MELD, (Group(kind, tuple(cards)),))
+    if action is Action.DISCARD:
+        return _DISCARDS[first_card(held, decoded.kind)]
+    plain = _PLAIN[mid]
+    return move_for(held, pile_top, mid) if plain is None else plain
+
+
+def _pick(held: Sequence[int], kind: int, count: int, out: list[int]) -> None:
+    """Add ``count`` cards of ``kind`` from ``held`` to ``out``, lowest suit first, the kind's first card
+    standing in where too few are held (``moves.pick_cards`` for a kind nothing was taken of yet)."""
+    ids = C.IDS_OF_KIND[kind]
+    for card in ids:
+        have = held[card]
+        while have > 0 and count > 0:
+            out.append(card)
+            have -= 1
+            count -= 1
+        if not count:
+            return
+    out.extend([ids[0]] * count)
 
 
 def held_counts(hand: Sequence[int]) -> list[int]:
@@ -124,7 +166,7 @@ class LegalMoves(Sequence[Move]):
         if 0 <= index < count:
             move = self._moves[index]
             if move is None:
-                move = move_for(self._held, self.pile_top, self.ids[index])
+                move = move_of_id_for(self._held, self.pile_top, self.ids[index])
                 self._moves[index] = move
             self._built = index
             return move
