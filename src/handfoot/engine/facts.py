@@ -27,6 +27,16 @@ from handfoot.engine.state import HandState, Phase
 UNKNOWN = 1 << 20  # a bound that says nothing
 KIND_OF = C.KIND_OF
 _NO_BOUNDS: tuple[int, ...] = (UNKNOWN,) * C.NUM_KINDS
+# The members read for every move, looked up once (reading an enum's member costs a lookup each time).
+DRAW, DRAW_PHASE = Action.DRAW, Phase.DRAW
+NEW_HAND, DREW, TOOK_PILE, MELDED, DISCARDED, FOOT = (
+    EventType.NEW_HAND,
+    EventType.DREW,
+    EventType.TOOK_PILE,
+    EventType.MELDED,
+    EventType.DISCARDED,
+    EventType.FOOT,
+)
 
 
 class HandFacts:
@@ -49,15 +59,18 @@ class HandFacts:
     def before(self, s: HandState, move: Move) -> None:
         """Note what ``move``, about to be played in ``s``, tells before it is played (only a draw beside
         a pile the seat could take tells anything); then ``seen`` its events."""
-        if move.action is not Action.DRAW or s.phase is not Phase.DRAW or not s.pile:
+        if move.action is not DRAW or s.phase is not DRAW_PHASE or not s.pile:
             return
         seat = s.to_move
-        if not s.down[s.seating.owner_of[seat]] or top_refusal(s, seat) is not None:
+        if not s.down[s.seating.owner_of[seat]]:
             return
         needed = pickup_needed(s, seat)
         if needed < 1 or s.hand_size(seat) < needed + 2:
             return  # a small hand may be unable to take the pile for other reasons
-        self._sync()
+        if top_refusal(s, seat) is not None:
+            return
+        if self._exposed:
+            self._sync()
         caps = self._caps[seat]
         kind = KIND_OF[s.pile[-1]]
         most = needed - 1
@@ -68,7 +81,8 @@ class HandFacts:
 
     def seen(self, events: list[Event]) -> None:
         """Work in what the move just played was seen to do (only seats with a bound can change)."""
-        self._sync()
+        if self._exposed:
+            self._sync()
         bounded = self._bounded
         if True not in bounded:
             return  # no bound anywhere: no event changes any
@@ -76,32 +90,32 @@ class HandFacts:
         took_pile = False
         for event in events:
             what = event.type
-            if what is EventType.NEW_HAND:
+            if what is NEW_HAND:
                 return  # a new hand: the game starts new facts
             seat = event.seat
             if seat < 0 or not bounded[seat]:
-                if what is EventType.TOOK_PILE:
+                if what is TOOK_PILE:
                     took_pile = True
-                elif what is EventType.MELDED:
+                elif what is MELDED:
                     took_pile = False
                 continue
             caps = all_caps[seat]
-            if what is EventType.DREW:
+            if what is DREW:
                 if not _raise(caps, event.amount):
                     continue
-            elif what is EventType.TOOK_PILE:
+            elif what is TOOK_PILE:
                 took_pile = True
                 if not _raise(caps, max(event.amount - 1, 0)):
                     continue
-            elif what is EventType.MELDED:
+            elif what is MELDED:
                 cards = event.cards[1:] if took_pile else event.cards  # the pile's top was never held
                 took_pile = False
                 if not _lower(caps, cards):
                     continue
-            elif what is EventType.DISCARDED:
+            elif what is DISCARDED:
                 if not _lower(caps, event.cards):
                     continue
-            elif what is EventType.FOOT:
+            elif what is FOOT:
                 caps[:] = _NO_BOUNDS
                 bounded[seat] = False
             else:
@@ -117,7 +131,8 @@ class HandFacts:
 
     def snapshot(self) -> tuple[tuple[int, ...], ...]:
         """The bounds now, as a value (the same value until a move changes a bound)."""
-        self._sync()
+        if self._exposed:
+            self._sync()
         snap = self._snapshot
         if snap is None:
             rows = self._rows
@@ -135,11 +150,10 @@ class HandFacts:
 
     def _sync(self) -> None:
         """After ``caps`` was handed out, take the lists as they are now (they may have been changed)."""
-        if self._exposed:
-            caps = self._caps
-            for seat in range(len(caps)):
-                self._bounded[seat] = min(caps[seat]) < UNKNOWN
-                self._changed(seat)
+        caps = self._caps
+        for seat in range(len(caps)):
+            self._bounded[seat] = min(caps[seat]) < UNKNOWN
+            self._changed(seat)
 
 
 def _raise(caps: list[int], count: int) -> bool:
