@@ -68,6 +68,8 @@ class Bot(ABC):
 # Every id taken apart once (the engine's table): ``DECODED[mid]`` or None for a number that is no move.
 DECODED: tuple[DecodedId | None, ...] = ENGINE_DECODED
 _NAMING_CARDS = (Action.PICKUP, Action.MELD, Action.DISCARD, Action.LAY)
+# The members read for every move built, looked up once (reading an enum's member costs a lookup each time).
+MELD, DISCARD = Action.MELD, Action.DISCARD
 
 
 # The moves that name no card, by id (None: the move names cards), and the discard of each card id.
@@ -87,7 +89,7 @@ def move_of_id_for(held: Sequence[int], pile_top: int, mid: int) -> Move:
     if decoded is None:
         return move_for(held, pile_top, mid)  # raises ValueError: no move id
     action = decoded.action
-    if action is Action.MELD:
+    if action is MELD:
         kind = decoded.kind
         cards: list[int] = []
         if decoded.naturals and kind != C.WILD_RANK:
@@ -96,8 +98,8 @@ def move_of_id_for(held: Sequence[int], pile_top: int, mid: int) -> Move:
             _pick(held, C.JOKER, decoded.jokers, cards)
         if decoded.deuces:
             _pick(held, C.DEUCE, decoded.deuces, cards)
-        return Move(Action.MELD, (Group(kind, tuple(cards)),))
-    if action is Action.DISCARD:
+        return Move(MELD, (Group(kind, tuple(cards)),))
+    if action is DISCARD:
         return _DISCARDS[first_card(held, decoded.kind)]
     plain = _PLAIN[mid]
     return move_for(held, pile_top, mid) if plain is None else plain

@@ -38,6 +38,7 @@ from handfoot.engine.state import HandState, Phase, Seating
 from handfoot.engine.views import SeatInfo, View
 from handfoot.rules.options import (
     BookAdditions,
+    Permission,
     PickupBeforeDown,
     PickupRestFrom,
     PileVisible,
@@ -46,7 +47,21 @@ from handfoot.rules.options import (
 )
 
 KIND_OF = C.KIND_OF
-DISCARD, MELD, ASK, LAY = Action.DISCARD, Action.MELD, Action.ASK, Action.LAY
+# The members read for every decision, looked up once (reading an enum's member costs a lookup each time).
+DRAW, DISCARD, MELD, ASK, LAY, YES_ACTION = (
+    Action.DRAW,
+    Action.DISCARD,
+    Action.MELD,
+    Action.ASK,
+    Action.LAY,
+    Action.YES,
+)
+DRAW_PHASE, PLAY_PHASE, ANSWER_PHASE = Phase.DRAW, Phase.PLAY, Phase.ANSWER
+HOLD_RED_THREES, NEVER_BEFORE_DOWN, REST_FROM_STOCK = (
+    RedThrees.HOLD,
+    PickupBeforeDown.NEVER,
+    PickupRestFrom.STOCK,
+)
 JOKER, DEUCE, BLACK_THREE, RED_THREE, WILD_RANK = C.JOKER, C.DEUCE, C.BLACK_THREE, C.RED_THREE, C.WILD_RANK
 
 
@@ -370,7 +385,7 @@ def _wilds_of(move: Move) -> tuple[int, int]:
 
 
 def _pile_gain(rules: RuleSet, pile_size: int, stock_size: int) -> int:
-    if rules.pickup_rest_from is PickupRestFrom.STOCK:
+    if rules.pickup_rest_from is REST_FROM_STOCK:
         return min(max(rules.pickup_count - 1, 0), stock_size)
     if rules.pickup_count == 0:
         return max(pile_size - 1, 0)
@@ -401,7 +416,7 @@ class HeuristicBot(Bot):
     def choose(self, view: View, legal: Sequence[Move], rng: random.Random) -> Move:
         """The best-scoring move of ``legal`` (see ``score_moves``); with a ``LegalMoves`` only the
         chosen move is ever built."""
-        if view.phase is Phase.ANSWER:
+        if view.phase is ANSWER_PHASE:
             return self.answer_move(view, legal, rng)
         if len(legal) == 1:
             return legal[0]
@@ -409,10 +424,10 @@ class HeuristicBot(Bot):
 
     def choose_seat(self, info: SeatInfo, legal: Sequence[Move], rng: random.Random) -> Move:
         """``choose`` read from the seat's ``SeatInfo``: the same move, without a frozen view."""
-        if len(legal) == 1 and info.phase is not Phase.ANSWER:
+        if len(legal) == 1 and info.phase is not ANSWER_PHASE:
             return legal[0]
         r = Reading.of_seat(info)
-        if info.phase is Phase.ANSWER:
+        if info.phase is ANSWER_PHASE:
             wanted = YES if answer_permission(r) else NO
             return wanted if wanted in legal else legal[0]
         if isinstance(legal, LegalMoves) and not legal.compound:
@@ -464,33 +479,33 @@ def score_reading(r: Reading, legal: Sequence[Move]) -> list[float]:
 
 
 def _score_move_list(r: Reading, legal: Sequence[Move]) -> list[float]:
-    if r.phase is Phase.DRAW:
+    if r.phase is DRAW_PHASE:
         out = []
         for move in legal:
             naturals, wilds = _wilds_of(move)
-            out.append(_score_draw(r, move.action is Action.DRAW, naturals, wilds))
+            out.append(_score_draw(r, move.action is DRAW, naturals, wilds))
         return out
-    if r.phase is Phase.ANSWER:
+    if r.phase is ANSWER_PHASE:
         yes = answer_permission(r)
-        return [1.0 if (move.action is Action.YES) == yes else 0.0 for move in legal]
+        return [1.0 if (move.action is YES_ACTION) == yes else 0.0 for move in legal]
     out_ok = wants_out(r)
     discard_scores: list[float] | None = None
     scores: list[float] = []
     for move in legal:
         action = move.action
-        if action is Action.DISCARD:
+        if action is DISCARD:
             if discard_scores is None:
                 discard_scores = _discard_scores(r)
             scores.append(discard_scores[KIND_OF[move.card]])
-        elif action is Action.ASK:
+        elif action is ASK:
             scores.append(_score_ask(r))
-        elif action is Action.MELD:
+        elif action is MELD:
             groups = []
             for group in move.groups:
                 n, j, d = group_counts(group)
                 groups.append((group.rank, n, j + d))
             scores.append(_score_meld(r, groups, out_ok))
-        elif action is Action.LAY:
+        elif action is LAY:
             scores.append(LAY_RED_THREE_SCORE)
         else:
             scores.append(-1000.0)
@@ -507,14 +522,14 @@ def score_ids(r: Reading, ids: Sequence[int]) -> list[float]:
     """The heuristic's score of each atomic move id (the same as scoring the moves they stand for)."""
     facts = _ID_FACTS
     phase = r.phase
-    if phase is Phase.DRAW:
+    if phase is DRAW_PHASE:
         out = []
         for mid in ids:
             fact = facts[mid]
             assert fact is not None
-            out.append(_score_draw(r, fact[0] is Action.DRAW, fact[2], fact[3]))
+            out.append(_score_draw(r, fact[0] is DRAW, fact[2], fact[3]))
         return out
-    if phase is Phase.ANSWER:
+    if phase is ANSWER_PHASE:
         yes = answer_permission(r)
         return [1.0 if (mid == YES_ID) == yes else 0.0 for mid in ids]
     out_ok: bool | None = None
@@ -524,17 +539,17 @@ def score_ids(r: Reading, ids: Sequence[int]) -> list[float]:
         fact = facts[mid]
         assert fact is not None
         action = fact[0]
-        if action is Action.DISCARD:
+        if action is DISCARD:
             if discard_scores is None:
                 discard_scores = _discard_scores(r)
             scores.append(discard_scores[fact[1]])
-        elif action is Action.MELD:
+        elif action is MELD:
             if out_ok is None:
                 out_ok = wants_out(r)
             scores.append(_score_one_group(r, fact[1], fact[2], fact[3], out_ok))
-        elif action is Action.ASK:
+        elif action is ASK:
             scores.append(_score_ask(r))
-        elif action is Action.LAY:
+        elif action is LAY:
             scores.append(LAY_RED_THREE_SCORE)
         else:
             scores.append(-1000.0)
@@ -544,7 +559,7 @@ def score_ids(r: Reading, ids: Sequence[int]) -> list[float]:
 def best_id_index(r: Reading, ids: Sequence[int]) -> int:
     """``best_index(score_ids(r, ids))``, faster in the play phase: every move but the discards is scored
     once, and the discards only when their upper bound (``_discard_bound``) reaches the best of those."""
-    if r.phase is not Phase.PLAY:
+    if r.phase is not PLAY_PHASE:
         return best_index(score_ids(r, ids))
     facts = _ID_FACTS
     top = -math.inf
@@ -644,7 +659,7 @@ def _score_draw(r: Reading, is_draw: bool, naturals: int, wilds: int) -> float:
 def _score_ask(r: Reading) -> float:
     """Ask only when the rules require it and this seat could go out now (books made, little left)."""
     never = -1e6
-    if r.rules.permission.value != "required" or not r.in_foot:
+    if r.rules.permission is not Permission.REQUIRED or not r.in_foot:
         return never
     if not r.dumping:  # the books made and the side's feet up (this seat is in its Foot)
         return never
@@ -732,7 +747,7 @@ def _discard_scores(r: Reading) -> list[float]:
     next_owner = seating.owner_of[nxt]
     next_melds = {m.rank for m in r.table if m.owner == next_owner}
     can_take = rules.pickup_allowed and (
-        r.down_by_owner[next_owner] or rules.pickup_before_down is not PickupBeforeDown.NEVER
+        r.down_by_owner[next_owner] or rules.pickup_before_down is not NEVER_BEFORE_DOWN
     )
     pile_weight = 1.0 + min(r.pile_gain(), 20) / 4.0
     values = rules.card_values
@@ -744,7 +759,7 @@ def _discard_scores(r: Reading) -> list[float]:
         if not counts[kind]:
             continue
         if kind == RED_THREE:
-            scores[kind] = 500.0 if rules.red_threes is RedThrees.HOLD else 100.0
+            scores[kind] = 500.0 if rules.red_threes is HOLD_RED_THREES else 100.0
             continue
         if kind == BLACK_THREE:
             keep = rules.black_three_melds and counts[BLACK_THREE] >= 3 and r.in_foot

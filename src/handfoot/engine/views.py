@@ -18,6 +18,7 @@ from handfoot.rules.options import PileVisible, RuleSet
 
 SPECTATOR = -1
 KIND_OF = C.KIND_OF
+PILE_ALL = PileVisible.ALL  # read for every SeatInfo: looked up once
 
 
 @dataclass(frozen=True)
@@ -152,7 +153,7 @@ class SeatInfo:
         pile = s.pile
         self.pile_top: int = pile[-1] if pile else -1
         self.pile_size: int = len(pile)
-        self.pile: tuple[int, ...] = tuple(pile) if rules.pile_visible is PileVisible.ALL else ()
+        self.pile: tuple[int, ...] = tuple(pile) if rules.pile_visible is PILE_ALL else ()
         self.stock_size: int = len(s.stock)
         self.last_round_left: int = s.last_round_left
         self.out_seat: int = s.out_seat
