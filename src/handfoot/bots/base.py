@@ -69,7 +69,7 @@ class Bot(ABC):
 DECODED: tuple[DecodedId | None, ...] = ENGINE_DECODED
 _NAMING_CARDS = (Action.PICKUP, Action.MELD, Action.DISCARD, Action.LAY)
 # The members read for every move built, looked up once (reading an enum's member costs a lookup each time).
-MELD, DISCARD = Action.MELD, Action.DISCARD
+MELD, DISCARD, PICKUP, OVER = Action.MELD, Action.DISCARD, Action.PICKUP, Phase.OVER
 
 
 # The moves that name no card, by id (None: the move names cards), and the discard of each card id.
@@ -144,7 +144,7 @@ class LegalMoves(Sequence[Move]):
         self, ids: Sequence[int], compound: Sequence[Move], held: Sequence[int], pile_top: int
     ) -> None:
         self.ids: tuple[int, ...] = tuple(ids)
-        self.compound: tuple[Move, ...] = tuple(compound)
+        self.compound: tuple[Move, ...] = tuple(compound) if compound else ()
         self._held: tuple[int, ...] = tuple(held)
         self.pile_top = pile_top
         self._moves: list[Move | None] = [None] * len(self.ids)
@@ -236,12 +236,12 @@ def legal_for(state: HandState, ids: Sequence[int] | None = None) -> LegalMoves:
     seat = state.to_move
     held = state.hand_cards[seat]
     top = state.pile[-1] if state.pile else -1
-    if state.phase is Phase.OVER:
+    if state.phase is OVER:
         return LegalMoves((), (), held, top)
     compound = []
     if not state.down[state.seating.owner_of[seat]]:
         for move in opening_moves(state):
-            if move.action is Action.PICKUP and not _all_held(state, seat, move):
+            if move.action is PICKUP and not _all_held(state, seat, move):
                 continue
             compound.append(move)
     compound.extend(black_three_book_moves(state))  # a whole book of black 3s (black_three_books)

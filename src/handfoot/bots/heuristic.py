@@ -62,6 +62,7 @@ HOLD_RED_THREES, NEVER_BEFORE_DOWN, REST_FROM_STOCK = (
     PickupBeforeDown.NEVER,
     PickupRestFrom.STOCK,
 )
+ANY_ADDITIONS, NATURAL_ADDITIONS = BookAdditions.ANY, BookAdditions.NATURALS
 JOKER, DEUCE, BLACK_THREE, RED_THREE, WILD_RANK = C.JOKER, C.DEUCE, C.BLACK_THREE, C.RED_THREE, C.WILD_RANK
 
 
@@ -81,17 +82,17 @@ class MeldLike(Protocol):
     def wilds(self) -> int: ...
 
 
-_SEATINGS: dict[tuple[int, int], tuple[RuleSet, Seating]] = {}
+_SEATINGS: dict[int, tuple[RuleSet, dict[int, Seating]]] = {}
 
 
 def seating_of(rules: RuleSet, players: int) -> Seating:
     """The seating for ``rules`` and ``players`` (cached: a RuleSet is immutable)."""
-    key = (id(rules), players)
-    hit = _SEATINGS.get(key)
-    if hit is not None and hit[0] is rules:
-        return hit[1]
-    seating = Seating(rules, players)
-    _SEATINGS[key] = (rules, seating)
+    hit = _SEATINGS.get(id(rules))
+    if hit is None or hit[0] is not rules:
+        hit = _SEATINGS[id(rules)] = (rules, {})
+    seating = hit[1].get(players)
+    if seating is None:
+        seating = hit[1][players] = Seating(rules, players)
     return seating
 
 
@@ -323,7 +324,7 @@ class Reading:
         if len(meld.cards) < self.rules.book_size:
             return meld
         additions = self.rules.book_additions
-        if additions is BookAdditions.ANY or (additions is BookAdditions.NATURALS and not adding_wilds):
+        if additions is ANY_ADDITIONS or (additions is NATURAL_ADDITIONS and not adding_wilds):
             return meld
         return None
 
@@ -356,6 +357,11 @@ class Reading:
 
     def unseen(self, kind: int) -> int:
         """Copies of ``kind`` this seat has not seen (shoe minus own hand, table and visible pile)."""
+        return max(shoe_kinds(self.rules, self.players)[kind] - self.seen_counts()[kind], 0)
+
+    def seen_counts(self) -> list[int]:
+        """Cards of each kind this seat has seen: its own hand, the table's naturals, the visible pile
+        (worked out once; do not change it)."""
         seen = self._seen
         if seen is None:
             seen = list(self.counts)
@@ -367,7 +373,7 @@ class Reading:
             elif self.pile_top >= 0:
                 seen[KIND_OF[self.pile_top]] += 1
             self._seen = seen
-        return max(shoe_kinds(self.rules, self.players)[kind] - seen[kind], 0)
+        return seen
 
     def pile_gain(self) -> int:
         """``pile_gain`` of the position read."""
@@ -740,50 +746,51 @@ def _discard_scores(r: Reading) -> list[float]:
     """A score per card kind for discarding one of it (higher is better)."""
     rules = r.rules
     counts = r.counts
+    values = rules.card_values
     scores = [-1e9] * C.NUM_KINDS
+    if counts[RED_THREE]:
+        scores[RED_THREE] = 500.0 if rules.red_threes is HOLD_RED_THREES else 100.0
+    if counts[BLACK_THREE]:
+        keep = rules.black_three_melds and counts[BLACK_THREE] >= 3 and r.in_foot
+        scores[BLACK_THREE] = (300.0 if rules.black_three_freezes else 200.0) - (400.0 if keep else 0.0)
+    for kind in (JOKER, DEUCE):
+        if counts[kind]:
+            scores[kind] = -300.0 - values[kind]  # never a wild while anything else can go
     nxt = (r.seat + 1) % r.players
     seating = r.seating
-    opponent = seating.side_of[nxt] != r.side
     next_owner = seating.owner_of[nxt]
     next_melds = {m.rank for m in r.table if m.owner == next_owner}
     can_take = rules.pickup_allowed and (
         r.down_by_owner[next_owner] or rules.pickup_before_down is not NEVER_BEFORE_DOWN
     )
+    dangerous = seating.side_of[nxt] != r.side and can_take  # the next player, an opponent, may take it
     pile_weight = 1.0 + min(r.pile_gain(), 20) / 4.0
-    values = rules.card_values
     shoe = shoe_kinds(rules, r.players)
-    r.unseen(C.ACE)  # fills r._seen
-    seen = r._seen
-    assert seen is not None
-    for kind in range(C.NUM_KINDS):
-        if not counts[kind]:
-            continue
-        if kind == RED_THREE:
-            scores[kind] = 500.0 if rules.red_threes is HOLD_RED_THREES else 100.0
-            continue
-        if kind == BLACK_THREE:
-            keep = rules.black_three_melds and counts[BLACK_THREE] >= 3 and r.in_foot
-            scores[kind] = (300.0 if rules.black_three_freezes else 200.0) - (400.0 if keep else 0.0)
-            continue
-        if kind <= DEUCE:
-            scores[kind] = -300.0 - values[kind]  # never a wild while anything else can go
-            continue
-        score = 0.0
+    seen = r.seen_counts()
+    melds = r.melds
+    book = rules.book_size
+    additions = rules.book_additions
+    joins_books = additions is ANY_ADDITIONS or additions is NATURAL_ADDITIONS  # a natural joins a book
+    for kind in range(C.ACE, BLACK_THREE):  # the naturals
         have = counts[kind]
+        if not have:
+            continue
         if have == 1:
-            score += 40.0
+            score = 40.0
         elif have == 2:
-            score -= 20.0  # a pair: half a meld, and a ticket to the pile
+            score = -20.0  # a pair: half a meld, and a ticket to the pile
         else:
-            score -= 60.0
-        if r.open_meld(kind, False) is not None:
+            score = -60.0
+        meld = melds.get(kind)
+        if meld is not None and (len(meld.cards) < book or joins_books):  # r.open_meld(kind, False)
             score -= 30.0  # it plays on our own meld (held back only by the rules)
         danger = 0.0
-        if opponent and can_take:
-            need = rules.pickup_naturals_on_meld if kind in next_melds else rules.pickup_naturals
+        if dangerous:
+            on_meld = kind in next_melds
+            need = rules.pickup_naturals_on_meld if on_meld else rules.pickup_naturals
             unseen = max(shoe[kind] - seen[kind], 0)
             danger = 8.0 * unseen / (need + 1)
-            if kind in next_melds:
+            if on_meld:
                 danger += 40.0
             danger *= pile_weight
         score -= danger
