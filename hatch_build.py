@@ -30,6 +30,7 @@ MYPYC_MODULES = (
     "handfoot/engine/state.py",
     "handfoot/engine/moves.py",
     "handfoot/engine/melding.py",
+    "handfoot/engine/meld_legal.py",
     "handfoot/engine/pile.py",
     "handfoot/engine/judge.py",
     "handfoot/engine/legal.py",

@@ -14,7 +14,7 @@ from handfoot.bots.heuristic import Reading, best_id_index, best_index, score_id
 from handfoot.bots.ismcts import hand_scores, heuristic_step, reward
 from handfoot.engine import Game, HandState, IllegalMove, Phase, sample_world, view
 from handfoot.engine.legal import legal_ids, move_of_id
-from handfoot.engine.melding import meld_ids
+from handfoot.engine.meld_legal import meld_ids
 from handfoot.engine.moves import Action, Move, move_for
 from handfoot.engine.openings import opening_moves
 from handfoot.rules import PRESET_NAMES, preset

@@ -11,6 +11,8 @@ At every step of every hand (light checks):
 - the table keeps the rules: every meld keeps the wild limits, ``meld_of`` and the books agree with the melds;
 - a legal move exists until the game ends (an atomic id, or a compound opening where only one is legal);
   ``legal_ids`` is sorted and free of repeats;
+- in the play phase, the meld ids taken from the memo (``meld_legal.meld_ids``) are those judged afresh
+  (``judged_meld_ids``);
 - the move played: its id survives ``move_id(move_of_id(id))``, its text parses back to the same move;
 - the ids of the played move's family that are not listed are refused (all of them, or a sample of melds);
 - the events the move caused name only public cards (on the table or the pile top, before or after).
@@ -70,6 +72,7 @@ from handfoot.engine import (
 from handfoot.engine.apply import apply_move
 from handfoot.engine.events import Event
 from handfoot.engine.legal import legal_ids
+from handfoot.engine.meld_legal import judged_meld_ids, meld_ids
 from handfoot.engine.moves import ASK_ID, DISCARD_BASE, NEW_BASE, NUM_MOVE_IDS
 from handfoot.engine.scoring import Tally
 from handfoot.engine.serialize import state_from_json, state_to_json
@@ -456,6 +459,9 @@ def light_checks(
     # taken from an empty stock with several melds; an opening that must_play_all obliges)
     assert ids or opening_moves(s), f"no legal move in phase {s.phase.name}"
     assert ids == sorted(set(ids)), "legal ids are not sorted or repeat"
+    if s.phase is Phase.PLAY:
+        memo, judged = meld_ids(s, s.to_move), judged_meld_ids(s, s.to_move)
+        assert memo == judged, f"meld ids from the memo {memo} differ from those judged afresh {judged}"
     if isinstance(choice, Move):
         assert parse_move(move_text(choice)) == choice, f"text {move_text(choice)!r} parses to another move"
         return

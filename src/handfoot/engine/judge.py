@@ -7,11 +7,11 @@ from __future__ import annotations
 
 from handfoot import cards as C
 from handfoot.engine.errors import Refusal
+from handfoot.engine.meld_legal import meld_ids
 from handfoot.engine.melding import (
     Plan,
     exit_refusal,
     go_out_refusal,
-    meld_ids,
     meld_refusal,
     playable_kinds,
 )

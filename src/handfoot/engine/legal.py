@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from handfoot import cards as C
 from handfoot.engine.judge import ask_refusal, discard_refusal, lay_refusal, must_play_refusal
-from handfoot.engine.melding import meld_ids
+from handfoot.engine.meld_legal import meld_ids
 from handfoot.engine.moves import (
     ASK_ID,
     DISCARD_BASE,

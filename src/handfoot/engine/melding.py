@@ -1,7 +1,8 @@
 """Melding: what a meld may hold, where a group goes, what a play leaves, and going out.
 
 Every check returns a ``Refusal`` (the rule option broken and a sentence for the player) or ``None``.
-``plan_groups`` judges groups laid in order; ``meld_ids`` lists the single groups a seat may lay now.
+``plan_groups`` judges groups laid in order; ``meld_legal.meld_ids`` lists the single groups a seat may lay
+now.
 """
 
 from __future__ import annotations
@@ -412,108 +413,6 @@ def hold_refusal(s: HandState, seat: int, cards: list[int], extra: list[int] | N
         if have < count:
             return Refusal("hand", f"You do not hold {'that many ' if have else ''}{C.CODE_OF[card]}.")
     return None
-
-
-_RANK_TRIPLES = tuple((n, j, d, i) for i, (n, j, d) in enumerate(TRIPLE_COMBOS) if n)
-
-
-_WILD_TRIPLES = tuple((n, j, d, i) for i, (n, j, d) in enumerate(TRIPLE_COMBOS) if not n)
-
-
-_SINGLES = ((1, 0, 0, 0), (0, 1, 0, 1), (0, 0, 1, 2))
-
-
-def meld_ids(s: HandState, seat: int) -> list[int]:
-    """Ids of the legal one- and three-card meld groups for ``seat`` (PLAY phase).
-
-    The common case (cards to spare, a natural rank) is judged here by the same shape rules as
-    ``plan_groups``; a group that may leave the player out of cards, or a black-3 meld, goes through
-    ``plan_groups`` itself.
-    """
-    rules = s.rules
-    hand = s.hands[seat]
-    owner = s.seating.owner_of[seat]
-    minimum = 0 if s.down[owner] else s.minimums[owner]
-    jokers, deuces = hand[JOKER], hand[DEUCE]
-    size = sum(hand)
-    careful_from = 2 if s.in_foot[seat] else -99  # hand sizes at or below this go through plan_groups
-    values = rules.card_values
-    joker_value, deuce_value = values[JOKER], values[DEUCE]
-    meld_of = s.meld_of[owner]
-    melds = s.melds
-    out: list[int] = []
-    relief = minimum > 0 and (rules.opening_counts_books or rules.opening_waived_if_emptied)
-    per_turn = rules.max_wilds_added_per_turn
-    ranks = [r for r in range(C.ACE, C.FOUR + 1) if hand[r] or (meld_of[r] >= 0 and (jokers or deuces))]
-    if (rules.black_three_melds and hand[BLACK_THREE] >= 3) or (
-        rules.black_three_books is not BlackThreeBooks.NONE
-        and hand[BLACK_THREE]
-        and meld_of[BLACK_THREE] >= 0
-    ):
-        ranks.append(BLACK_THREE)
-    if rules.wild_melds and jokers + deuces:
-        ranks.append(WILD_RANK)
-    for rank in ranks:
-        have = hand[rank] if rank != WILD_RANK else 0
-        index = meld_of[rank]
-        exists = index >= 0
-        if exists:
-            meld = melds[index]
-            meld_size = len(meld.cards)
-            meld_wilds = meld.wilds
-        else:
-            meld_size = meld_wilds = 0
-        triples = _WILD_TRIPLES if rank == WILD_RANK else _RANK_TRIPLES
-        tries: list[tuple[int, int, int, int]] = [
-            (n, j, d, NEW_BASE + rank * 8 + i)
-            for n, j, d, i in triples
-            if n <= have and j <= jokers and d <= deuces
-        ]
-        if exists:
-            tries.extend(
-                (n, j, d, ADD_BASE + rank * 3 + t)
-                for n, j, d, t in _SINGLES
-                if n <= have and j <= jokers and d <= deuces and not (n and rank == WILD_RANK)
-            )
-        for naturals, j, d, mid in tries:
-            wilds = j + d
-            points = naturals * values[rank] + j * joker_value + d * deuce_value
-            count = naturals + wilds
-            if points < minimum:
-                if not relief:
-                    continue
-                spec = GroupSpec(rank, naturals, j, d, points)
-                if opening_refusal(s, seat, points, [spec], size - count) is None and _single_ok(
-                    s, seat, spec, size - count, jokers + deuces - wilds
-                ):
-                    out.append(mid)
-                continue
-            if size - count <= careful_from or rank == BLACK_THREE:
-                spec = GroupSpec(rank, naturals, j, d, points)
-                if _single_ok(s, seat, spec, size - count, jokers + deuces - wilds):
-                    out.append(mid)
-                continue
-            where = resolve(rules, exists, meld_size, wilds > 0)
-            if where == CLOSED:
-                continue
-            if where == NEW:
-                if meld_shape_refusal(rules, rank, naturals, wilds, True) is None:
-                    out.append(mid)
-            elif (
-                meld_shape_refusal(rules, rank, meld_size - meld_wilds + naturals, meld_wilds + wilds, False)
-                is None
-                and crossing_refusal(rules, rank, meld_size - meld_wilds, meld_wilds, naturals, wilds) is None
-                and (not per_turn or not wilds or added_wilds_refusal(s, index, wilds) is None)
-            ):
-                out.append(mid)
-    return out
-
-
-def _single_ok(s: HandState, seat: int, spec: GroupSpec, left: int, wilds_left: int) -> bool:
-    """True if one group ``spec`` may be laid (``plan_groups``), keeping a non-wild to go out with where
-    ``wild_final_discard`` is off."""
-    plan = plan_groups(s, seat, [spec], left)
-    return isinstance(plan, Plan) and lone_wild_refusal(s, seat, plan, wilds_left) is None
 
 
 def playable_kinds(meld_ids: list[int]) -> set[int]:

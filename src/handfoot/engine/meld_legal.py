@@ -1,0 +1,263 @@
+"""Listing the single meld groups a seat may lay now (``meld_ids``), with a memo of what earlier positions
+found.
+
+A rank's groups are judged by the rules of ``melding``: the shape rules alone where the seat keeps cards
+to spare, ``plan_groups`` where a group could leave it out of cards (going out, or unable to) and for
+black 3s. What a rank's groups come to depends on the rules and on a handful of numbers, the
+``MemoContext`` of the position and the ``RankKey`` of the rank, so it is worked out once for each such
+case and looked up afterwards (``judged_meld_ids`` judges every rank afresh: the reference the memo is
+tested against).
+"""
+
+from __future__ import annotations
+
+from handfoot import cards as C
+from handfoot.engine.melding import (
+    CLOSED,
+    NEW,
+    GroupSpec,
+    Plan,
+    added_wilds_refusal,
+    crossing_refusal,
+    lone_wild_refusal,
+    meld_shape_refusal,
+    opening_refusal,
+    plan_groups,
+    resolve,
+)
+from handfoot.engine.moves import ADD_BASE, NEW_BASE, TRIPLE_COMBOS
+from handfoot.engine.state import HandState
+from handfoot.rules.options import BlackThreeBooks, RuleSet
+
+JOKER = C.JOKER
+DEUCE = C.DEUCE
+BLACK_THREE = C.BLACK_THREE
+WILD_RANK = C.WILD_RANK
+NATURAL_RANKS = C.NATURAL_KINDS
+
+# (naturals, jokers, deuces, id offset) of the groups a rank may lay: three cards (with one natural at
+# least, or wilds only for the wild rank), or one card onto a meld already down
+_RANK_TRIPLES = tuple((n, j, d, i) for i, (n, j, d) in enumerate(TRIPLE_COMBOS) if n)
+_WILD_TRIPLES = tuple((n, j, d, i) for i, (n, j, d) in enumerate(TRIPLE_COMBOS) if not n)
+_SINGLES = ((1, 0, 0, 0), (0, 1, 0, 1), (0, 0, 1, 2))
+
+# What a rank's ids depend on beyond the position's context: the rank, how many of it the seat holds (up to
+# three), the size of the owner's meld of it (-1: none) and the wilds in that meld.
+RankKey = tuple[int, int, int, int]
+# What every rank's ids in a position depend on beyond the rules (``memo_context``).
+MemoContext = tuple[int, ...]
+_MEMOS: dict[int, tuple[RuleSet, dict[MemoContext, dict[RankKey, tuple[int, ...]]]]] = {}
+_MEMOS_KEPT = 256  # rule sets remembered at once (one more starts the memo afresh)
+
+
+def careful_below(s: HandState, seat: int) -> int:
+    """Cards left after a group at or below which it is judged by ``plan_groups``: a seat in its Foot
+    left with one card or none may be going out (or be unable to), which the shape rules alone do not
+    judge; a seat with a Foot still to pick up never is."""
+    return 1 if s.in_foot[seat] else -99
+
+
+def memo_context(s: HandState, seat: int, minimum: int) -> MemoContext | None:
+    """What the ids of every rank depend on in this position besides the rules and the rank's own
+    ``RankKey``, or None where they depend on more (an opening relief, a per-turn wild limit): the wilds
+    held (up to three: no group uses more) and the opening minimum still to make; and where a group could
+    leave the seat with one card or none, everything going out depends on too: the exact hand size and
+    wilds, the owner's books, the partners and whether they are in their Foot, the partner's answer."""
+    rules = s.rules
+    if rules.max_wilds_added_per_turn:
+        return None
+    if minimum > 0 and (rules.opening_counts_books or rules.opening_waived_if_emptied):
+        return None
+    hand = s.hands[seat]
+    jokers, deuces = hand[JOKER], hand[DEUCE]
+    size = sum(hand)
+    if size - 3 > careful_below(s, seat):
+        return (min(jokers, 3), min(deuces, 3), minimum)
+    books = s.books[s.seating.owner_of[seat]]
+    partners = s.seating.partners[seat]
+    partners_in_foot = all(s.in_foot[partner] for partner in partners)
+    return (
+        jokers,
+        deuces,
+        minimum,
+        size,
+        books[0],
+        books[1],
+        books[2],
+        len(partners),
+        partners_in_foot,
+        s.permission,
+    )
+
+
+def rank_memo(rules: RuleSet, context: MemoContext) -> dict[RankKey, tuple[int, ...]]:
+    """The memo of a rank's ids under ``rules`` (by identity: a rule set is frozen) in ``context``."""
+    entry = _MEMOS.get(id(rules))
+    if entry is None or entry[0] is not rules:
+        if len(_MEMOS) >= _MEMOS_KEPT:
+            _MEMOS.clear()
+        entry = (rules, {})
+        _MEMOS[id(rules)] = entry
+    contexts = entry[1]
+    memo = contexts.get(context)
+    if memo is None:
+        memo = contexts[context] = {}
+    return memo
+
+
+def meld_ids(s: HandState, seat: int) -> list[int]:
+    """Ids of the legal one- and three-card meld groups for ``seat`` (PLAY phase), by rank: the natural
+    ranks from ace to four, then black 3s, then wilds. The same list as ``judged_meld_ids``; a rank's ids
+    are looked up in the memo of its ``memo_context`` and ``RankKey`` (black 3s are always judged)."""
+    rules = s.rules
+    hand = s.hands[seat]
+    owner = s.seating.owner_of[seat]
+    minimum = 0 if s.down[owner] else s.minimums[owner]
+    context = memo_context(s, seat, minimum)
+    if context is None:
+        return judged_meld_ids(s, seat)
+    memo = rank_memo(rules, context)
+    meld_of = s.meld_of[owner]
+    melds = s.melds
+    holds_wild = hand[JOKER] + hand[DEUCE] > 0
+    out: list[int] = []
+    for rank in NATURAL_RANKS:
+        have = hand[rank]
+        index = meld_of[rank]
+        if index < 0:
+            if not have:
+                continue
+            key: RankKey = (rank, min(have, 3), -1, 0)
+        elif have or holds_wild:
+            meld = melds[index]
+            key = (rank, min(have, 3), len(meld.cards), meld.wilds)
+        else:
+            continue
+        found = memo.get(key)
+        if found is None:
+            found = memo[key] = tuple(_rank_ids(s, seat, rank, index, key[2], key[3], minimum))
+        out += found
+    if _black_threes_meldable(s, seat):
+        out += _judged_rank(s, seat, BLACK_THREE, minimum)
+    if rules.wild_melds and holds_wild:
+        index = meld_of[WILD_RANK]
+        meld_size = len(melds[index].cards) if index >= 0 else -1
+        meld_wilds = melds[index].wilds if index >= 0 else 0
+        key = (WILD_RANK, 0, meld_size, meld_wilds)
+        found = memo.get(key)
+        if found is None:
+            found = memo[key] = tuple(_rank_ids(s, seat, WILD_RANK, index, meld_size, meld_wilds, minimum))
+        out += found
+    return out
+
+
+def judged_meld_ids(s: HandState, seat: int) -> list[int]:
+    """``meld_ids`` with every rank judged afresh, no memo."""
+    hand = s.hands[seat]
+    owner = s.seating.owner_of[seat]
+    minimum = 0 if s.down[owner] else s.minimums[owner]
+    meld_of = s.meld_of[owner]
+    holds_wild = hand[JOKER] + hand[DEUCE] > 0
+    ranks = [r for r in NATURAL_RANKS if hand[r] or (meld_of[r] >= 0 and holds_wild)]
+    if _black_threes_meldable(s, seat):
+        ranks.append(BLACK_THREE)
+    if s.rules.wild_melds and holds_wild:
+        ranks.append(WILD_RANK)
+    out: list[int] = []
+    for rank in ranks:
+        out += _judged_rank(s, seat, rank, minimum)
+    return out
+
+
+def _black_threes_meldable(s: HandState, seat: int) -> bool:
+    """True if black 3s may make a group at all: three held where they meld, or one to add to a book of
+    them where they make books."""
+    rules = s.rules
+    threes = s.hands[seat][BLACK_THREE]
+    if rules.black_three_melds and threes >= 3:
+        return True
+    owner = s.seating.owner_of[seat]
+    return (
+        rules.black_three_books is not BlackThreeBooks.NONE
+        and threes > 0
+        and s.meld_of[owner][BLACK_THREE] >= 0
+    )
+
+
+def _judged_rank(s: HandState, seat: int, rank: int, minimum: int) -> list[int]:
+    index = s.meld_of[s.seating.owner_of[seat]][rank]
+    meld_size = len(s.melds[index].cards) if index >= 0 else -1
+    meld_wilds = s.melds[index].wilds if index >= 0 else 0
+    return _rank_ids(s, seat, rank, index, meld_size, meld_wilds, minimum)
+
+
+def _rank_ids(
+    s: HandState, seat: int, rank: int, index: int, meld_size: int, meld_wilds: int, minimum: int
+) -> list[int]:
+    """The legal meld ids of one rank for ``seat``: ``index``, ``meld_size`` and ``meld_wilds`` describe
+    the owner's meld of the rank (index -1 and size -1: none)."""
+    rules = s.rules
+    hand = s.hands[seat]
+    jokers, deuces = hand[JOKER], hand[DEUCE]
+    size = sum(hand)
+    careful_from = careful_below(s, seat)
+    values = rules.card_values
+    joker_value, deuce_value = values[JOKER], values[DEUCE]
+    relief = minimum > 0 and (rules.opening_counts_books or rules.opening_waived_if_emptied)
+    per_turn = rules.max_wilds_added_per_turn
+    have = hand[rank] if rank != WILD_RANK else 0
+    exists = index >= 0
+    if not exists:
+        meld_size = meld_wilds = 0
+    triples = _WILD_TRIPLES if rank == WILD_RANK else _RANK_TRIPLES
+    tries: list[tuple[int, int, int, int]] = [
+        (n, j, d, NEW_BASE + rank * 8 + i)
+        for n, j, d, i in triples
+        if n <= have and j <= jokers and d <= deuces
+    ]
+    if exists:
+        tries.extend(
+            (n, j, d, ADD_BASE + rank * 3 + t)
+            for n, j, d, t in _SINGLES
+            if n <= have and j <= jokers and d <= deuces and not (n and rank == WILD_RANK)
+        )
+    out: list[int] = []
+    for naturals, j, d, mid in tries:
+        wilds = j + d
+        points = naturals * values[rank] + j * joker_value + d * deuce_value
+        count = naturals + wilds
+        if points < minimum:
+            if not relief:
+                continue
+            spec = GroupSpec(rank, naturals, j, d, points)
+            if opening_refusal(s, seat, points, [spec], size - count) is None and _single_ok(
+                s, seat, spec, size - count, jokers + deuces - wilds
+            ):
+                out.append(mid)
+            continue
+        if size - count <= careful_from or rank == BLACK_THREE:
+            spec = GroupSpec(rank, naturals, j, d, points)
+            if _single_ok(s, seat, spec, size - count, jokers + deuces - wilds):
+                out.append(mid)
+            continue
+        where = resolve(rules, exists, meld_size, wilds > 0)
+        if where == CLOSED:
+            continue
+        if where == NEW:
+            if meld_shape_refusal(rules, rank, naturals, wilds, True) is None:
+                out.append(mid)
+        elif (
+            meld_shape_refusal(rules, rank, meld_size - meld_wilds + naturals, meld_wilds + wilds, False)
+            is None
+            and crossing_refusal(rules, rank, meld_size - meld_wilds, meld_wilds, naturals, wilds) is None
+            and (not per_turn or not wilds or added_wilds_refusal(s, index, wilds) is None)
+        ):
+            out.append(mid)
+    return out
+
+
+def _single_ok(s: HandState, seat: int, spec: GroupSpec, left: int, wilds_left: int) -> bool:
+    """True if one group ``spec`` may be laid (``plan_groups``), keeping a non-wild to go out with where
+    ``wild_final_discard`` is off."""
+    plan = plan_groups(s, seat, [spec], left)
+    return isinstance(plan, Plan) and lone_wild_refusal(s, seat, plan, wilds_left) is None
