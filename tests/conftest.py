@@ -18,8 +18,14 @@ from collections import Counter
 from itertools import chain
 
 from handfoot import cards as C
-from handfoot.engine import Game, HandState, Move, Phase, black_three_book_moves, decode_id, opening_moves
-from handfoot.engine.moves import ASK_ID, DISCARD_BASE, DRAW_ID, NEW_BASE, NO_ID, YES_ID
+from handfoot.engine import Game, HandState, Move, Phase, black_three_book_moves, opening_moves
+from handfoot.engine.moves import ASK_ID, DECODED, DISCARD_BASE, DRAW_ID, NEW_BASE, NO_ID, YES_ID
+
+# Meld ids that lay a natural card, and discard ids of a natural card (the player's preferences).
+NATURAL_MELD_IDS = frozenset(
+    mid for mid, decoded in enumerate(DECODED) if mid >= NEW_BASE and decoded is not None and decoded.naturals
+)
+PLAIN_DISCARD_IDS = frozenset(DISCARD_BASE + kind for kind in range(C.NUM_KINDS) if not C.is_wild(kind))
 
 
 def shoe_counts(state: HandState) -> list[int]:
@@ -77,12 +83,12 @@ class RandomPlayer:
             return rng.choice(openings)
         melds = [mid for mid in ids if mid >= NEW_BASE]
         if melds and rng.random() < self.meld_rate:
-            natural = [mid for mid in melds if decode_id(mid).naturals]
+            natural = [mid for mid in melds if mid in NATURAL_MELD_IDS]
             return rng.choice(natural if natural and rng.random() < 0.75 else melds)
         if ASK_ID in ids and rng.random() < self.ask_rate:
             return ASK_ID
         discards = [mid for mid in ids if DISCARD_BASE <= mid < ASK_ID]
-        plain = [mid for mid in discards if not C.is_wild(mid - DISCARD_BASE)]
+        plain = [mid for mid in discards if mid in PLAIN_DISCARD_IDS]
         if plain and rng.random() < 0.9:
             return rng.choice(plain)
         return rng.choice(discards or ids)

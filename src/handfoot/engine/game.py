@@ -60,7 +60,7 @@ class Game:
         self.deals = list(deals)
         self.results: list[HandResult] = []
         self.moves: list[list[Move]] = []  # the moves of each hand
-        self._legal_cache: tuple[int, int, frozenset[int]] = (-1, -1, frozenset())
+        self._legal_cache: tuple[int, int, tuple[int, ...]] = (-1, -1, ())
         self.finished = False
         self.winner: int | None = None
         self.totals = [0] * Seating(rules, count).num_sides
@@ -131,7 +131,7 @@ class Game:
         if self.finished:
             return []
         ids = legal_ids(self.state)
-        self._legal_cache = (self.state.hand_index, self.state.move_count, frozenset(ids))
+        self._legal_cache = (self.state.hand_index, self.state.move_count, tuple(ids))
         return ids
 
     def legal_moves(self) -> list[Move]:

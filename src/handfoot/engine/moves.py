@@ -350,29 +350,50 @@ def pick_cards(held: Sequence[int], kind: int, count: int, taken: dict[int, int]
     return out
 
 
+def lowest_cards(held: Sequence[int], kind: int, count: int) -> list[int]:
+    """``count`` cards of ``kind`` from ``held`` (counts by card id), lowest suit first: ``pick_cards``
+    for a group that takes nothing else of the kind. Where too few are held, the kind's first card stands
+    in (a move naming it will be refused)."""
+    out: list[int] = []
+    if count <= 0:
+        return out
+    ids = C.IDS_OF_KIND[kind]
+    for card in ids:
+        spare = held[card]
+        if spare >= count - len(out):
+            out += [card] * (count - len(out))
+            return out
+        if spare > 0:
+            out += [card] * spare
+    out += [ids[0]] * (count - len(out))
+    return out
+
+
 def move_for(held: Sequence[int], pile_top: int, mid: int) -> Move:
     """The Move an atomic id stands for, naming cards from ``held`` (the mover's counts by card id) and
     the pile's top card (-1: empty). It needs nothing a seat does not see, so a bot can build it from its
     view. Raises ValueError for a number that is no move id."""
     decoded = decode_id(mid)
     action = decoded.action
+    if action is Action.MELD:
+        # the group's naturals, jokers and deuces are three different kinds: no card can be picked twice
+        kind = decoded.kind
+        cards = lowest_cards(held, kind, decoded.naturals) if kind != C.WILD_RANK else []
+        if decoded.jokers:
+            cards += lowest_cards(held, C.JOKER, decoded.jokers)
+        if decoded.deuces:
+            cards += lowest_cards(held, C.DEUCE, decoded.deuces)
+        return Move(Action.MELD, (Group(kind, tuple(cards)),))
+    if action is Action.DISCARD or action is Action.LAY:
+        return Move(action, card=first_card(held, decoded.kind))
     if action is Action.PICKUP:
         if pile_top < 0:
             return Move(Action.PICKUP, (Group(-1, ()),))
         top = C.KIND_OF[pile_top]
         used: dict[int, int] = {}
         group = pick_cards(held, top, decoded.naturals, used)
-        if decoded.jokers or decoded.deuces:  # pickup_with_wild
+        if decoded.jokers or decoded.deuces:  # pickup_with_wild (a wild top would share the kind: ``used``)
             group += pick_cards(held, C.JOKER, decoded.jokers, used)
             group += pick_cards(held, C.DEUCE, decoded.deuces, used)
         return Move(Action.PICKUP, (Group(top, tuple(group)),))
-    if action is Action.DISCARD or action is Action.LAY:
-        return Move(action, card=first_card(held, decoded.kind))
-    if action is Action.MELD:
-        taken: dict[int, int] = {}
-        kind = decoded.kind
-        cards = pick_cards(held, kind, decoded.naturals, taken) if kind != C.WILD_RANK else []
-        cards += pick_cards(held, C.JOKER, decoded.jokers, taken)
-        cards += pick_cards(held, C.DEUCE, decoded.deuces, taken)
-        return Move(Action.MELD, (Group(kind, tuple(cards)),))
     return Move(action)
