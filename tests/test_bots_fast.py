@@ -77,8 +77,8 @@ def test_legal_moves_are_the_engines_moves_and_the_heuristic_scores_ids_alike(
 
 
 def test_moves_built_from_ids_are_the_engines_for_any_hand() -> None:
-    """``move_of_id_for`` builds the common moves itself: the same as ``move_for`` for every id and hand,
-    including the stand-in cards of a hand too short for the move."""
+    """``move_of_id_for`` hands out shared discards and card-less moves: the same as ``move_for`` for every
+    id and hand, including the stand-in cards of a hand too short for the move."""
     rng = random.Random(7)
     for _ in range(300):
         held = [rng.choice((0, 0, 0, 1, 2)) for _ in range(53)]
