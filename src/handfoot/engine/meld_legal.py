@@ -19,6 +19,7 @@ from handfoot.engine.melding import (
     Plan,
     added_wilds_refusal,
     crossing_refusal,
+    go_out_refusal,
     lone_wild_refusal,
     meld_shape_refusal,
     opening_refusal,
@@ -61,8 +62,8 @@ def memo_context(s: HandState, seat: int, minimum: int) -> MemoContext | None:
     """What the ids of every rank depend on in this position besides the rules and the rank's own
     ``RankKey``, or None where they depend on more (an opening relief, a per-turn wild limit): the wilds
     held (up to three: no group uses more) and the opening minimum still to make; and where a group could
-    leave the seat with one card or none, everything going out depends on too: the exact hand size and
-    wilds, the owner's books, the partners and whether they are in their Foot, the partner's answer."""
+    leave the seat with one card or none, the exact hand size and wilds, and whether the seat could go
+    out with the books its side would have after the group (``go_out_mask``)."""
     rules = s.rules
     if rules.max_wilds_added_per_turn:
         return None
@@ -73,21 +74,24 @@ def memo_context(s: HandState, seat: int, minimum: int) -> MemoContext | None:
     size = sum(hand)
     if size - 3 > careful_below(s, seat):
         return (min(jokers, 3), min(deuces, 3), minimum)
-    books = s.books[s.seating.owner_of[seat]]
-    partners = s.seating.partners[seat]
-    partners_in_foot = all(s.in_foot[partner] for partner in partners)
-    return (
-        jokers,
-        deuces,
-        minimum,
-        size,
-        books[0],
-        books[1],
-        books[2],
-        len(partners),
-        partners_in_foot,
-        s.permission,
-    )
+    return (jokers, deuces, minimum, size, go_out_mask(s, seat))
+
+
+# How one group can change its owner's books (clean, dirty, wild): none, one book more of a kind, or a
+# clean book made dirty (a wild added to it).
+_BOOK_CHANGES = ((0, 0, 0), (1, 0, 0), (0, 1, 0), (0, 0, 1), (-1, 1, 0))
+
+
+def go_out_mask(s: HandState, seat: int) -> int:
+    """Bit ``i`` set if ``seat`` may go out (``go_out_refusal``) with its side's books changed as
+    ``_BOOK_CHANGES[i]`` says: all a group's going out depends on besides the group."""
+    clean, dirty, wild = s.books[s.seating.owner_of[seat]]
+    mask = 0
+    for bit, (more_clean, more_dirty, more_wild) in enumerate(_BOOK_CHANGES):
+        books = (clean + more_clean, dirty + more_dirty, wild + more_wild)
+        if books[0] >= 0 and go_out_refusal(s, seat, books) is None:
+            mask |= 1 << bit
+    return mask
 
 
 def rank_memo(rules: RuleSet, context: MemoContext) -> dict[RankKey, tuple[int, ...]]:
