@@ -108,7 +108,8 @@ bench: $(VENV)/.dev-installed
 COMPILED := build/compiled
 COMPILED_TESTS := tests/test_compiled.py tests/test_heuristic_replay.py tests/test_seat_info.py tests/test_views.py \
 	tests/test_bots.py tests/test_bots_fast.py tests/test_scenarios.py tests/test_engine_regressions.py \
-	tests/test_random_play.py
+	tests/test_random_play.py tests/test_facts.py tests/test_house_options.py tests/test_score_hand.py tests/test_record.py \
+	tests/test_pickup_refusals.py tests/test_meld_properties.py tests/test_score_properties.py
 # mypyc needs a C compiler: installed when missing and we may (root with apt-get), as for chromium.
 c-compiler:
 	@if command -v cc >/dev/null 2>&1 || command -v gcc >/dev/null 2>&1; then :; \

@@ -22,7 +22,8 @@ from typing import Any
 
 from hatchling.builders.hooks.plugin.interface import BuildHookInterface
 
-# The modules compiled, under src/: the engine's core, the seat views, the bot interface and the heuristic.
+# The modules compiled, under src/: the engine (dealing, judging, listing and playing moves, scoring, the
+# game), the seat views, the bot interface and the heuristic.
 MYPYC_MODULES = (
     "handfoot/cards.py",
     "handfoot/engine/errors.py",
@@ -35,6 +36,12 @@ MYPYC_MODULES = (
     "handfoot/engine/judge.py",
     "handfoot/engine/legal.py",
     "handfoot/engine/apply.py",
+    "handfoot/engine/openings.py",
+    "handfoot/engine/deal.py",
+    "handfoot/engine/tally.py",
+    "handfoot/engine/scoring.py",
+    "handfoot/engine/facts.py",
+    "handfoot/engine/game.py",
     "handfoot/engine/views.py",
     "handfoot/bots/base.py",
     "handfoot/bots/heuristic.py",
