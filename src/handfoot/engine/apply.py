@@ -28,6 +28,22 @@ from handfoot.rules.options import (
 KIND_OF = C.KIND_OF
 RED_THREE = C.RED_THREE
 DEUCE = C.DEUCE
+# Enum members read on every move, bound once (on Python 3.11 reading ``Action.DRAW`` costs several times
+# reading a module constant).
+DRAW, PICKUP, DISCARD, ASK, YES, NO, KEEP, SWAP, LAY = (
+    Action.DRAW,
+    Action.PICKUP,
+    Action.DISCARD,
+    Action.ASK,
+    Action.YES,
+    Action.NO,
+    Action.KEEP,
+    Action.SWAP,
+    Action.LAY,
+)
+DRAW_PHASE, PLAY_PHASE, ANSWER_PHASE = Phase.DRAW, Phase.PLAY, Phase.ANSWER
+TURN, DREW, DISCARDED, MELDED = EventType.TURN, EventType.DREW, EventType.DISCARDED, EventType.MELDED
+LAY_DOWN = RedThrees.LAY_DOWN
 
 
 def _remove_taken(s: HandState, taken: list[int]) -> None:
@@ -74,7 +90,7 @@ def reshuffle_pile(s: HandState, events: list[Event]) -> None:
 def _draw_cards(s: HandState, seat: int, count: int, events: list[Event]) -> int:
     """Draw ``count`` cards from the stock (red 3s laid down and replaced where the rules say; an empty
     stock refilled from the pile where ``empty_stock`` says so)."""
-    lay = s.rules.red_threes is RedThrees.LAY_DOWN
+    lay = s.rules.red_threes is LAY_DOWN
     drawn = 0
     stock = s.stock
     while drawn < count and (stock or s.can_reshuffle(count - drawn)):
@@ -149,11 +165,11 @@ def _end_hand(s: HandState, reason: EndReason, events: list[Event]) -> None:
 def _start_turn(s: HandState, seat: int, events: list[Event]) -> None:
     s.turn_seat = seat
     s.to_move = seat
-    s.phase = Phase.DRAW
+    s.phase = DRAW_PHASE
     s.permission = 0
     if s.turn_wilds:
         s.turn_wilds = {}
-    events.append(Event(EventType.TURN, seat))
+    events.append(Event(TURN, seat))
     if not s.in_foot[seat] and s.hand_size(seat) == 0 and s.feet[seat]:
         _pick_up_foot(s, seat, events)
         if s.rules.foot_pickup_is_draw:
@@ -254,18 +270,18 @@ def apply_checked(s: HandState, move: Move) -> list[Event]:
     action = move.action
     s.move_count += 1
     rules = s.rules
-    if action is Action.DRAW:
+    if action is DRAW:
         if not s.stock and not s.can_reshuffle():
             _end_hand(s, EndReason.STOCK_EMPTY, events)
             return events
         drawn = _draw_cards(s, seat, rules.draw_count, events)
-        events.append(Event(EventType.DREW, seat, amount=drawn))
-        s.phase = Phase.PLAY
+        events.append(Event(DREW, seat, amount=drawn))
+        s.phase = PLAY_PHASE
         return events
-    if action is Action.DISCARD:
+    if action is DISCARD:
         take_card(s, seat, move.card)
         s.pile.append(move.card)
-        events.append(Event(EventType.DISCARDED, seat, (move.card,)))
+        events.append(Event(DISCARDED, seat, (move.card,)))
         # a discard that goes out ends the hand at once (after_out = end) also in a last round that melding
         # out without the bonus began; in a last round after someone went out, nobody else goes out
         emptied = s.in_foot[seat] and s.hand_size(seat) == 0
@@ -276,27 +292,27 @@ def apply_checked(s: HandState, move: Move) -> list[Event]:
             return events
         _end_turn(s, events)
         return events
-    if action is Action.KEEP or action is Action.SWAP:
-        _pick_foot(s, seat, action is Action.SWAP, events)
+    if action is KEEP or action is SWAP:
+        _pick_foot(s, seat, action is SWAP, events)
         return events
-    if action is Action.LAY:
+    if action is LAY:
         take_card(s, seat, move.card)
         _lay_red_three(s, seat, move.card, events)
         _after_meld(s, seat, events)
         return events
-    if action is Action.ASK:
-        s.phase = Phase.ANSWER
+    if action is ASK:
+        s.phase = ANSWER_PHASE
         s.to_move = s.seating.partners[seat][0]
         events.append(Event(EventType.ASKED, seat))
         return events
-    if action is Action.YES or action is Action.NO:
-        s.permission = 1 if action is Action.YES else -1
+    if action is YES or action is NO:
+        s.permission = 1 if action is YES else -1
         events.append(Event(EventType.ANSWERED, seat, detail=action.name.lower()))
-        s.phase = Phase.PLAY
+        s.phase = PLAY_PHASE
         s.to_move = s.turn_seat
         return events
     owner = s.seating.owner_of[seat]
-    if action is Action.PICKUP:
+    if action is PICKUP:
         taken = pile_taken(s)
         top_card = s.pile.pop()
         _remove_taken(s, taken)
@@ -306,23 +322,23 @@ def apply_checked(s: HandState, move: Move) -> list[Event]:
         _lay_group(s, seat, KIND_OF[top_card], [top_card, *first.cards])
         visible = rules.pile_visible is PileVisible.ALL and rules.pickup_rest_from is PickupRestFrom.PILE
         for card in taken:
-            if KIND_OF[card] == RED_THREE and rules.red_threes is RedThrees.LAY_DOWN:
+            if KIND_OF[card] == RED_THREE and rules.red_threes is LAY_DOWN:
                 _lay_red_three(s, seat, card, events)
             else:
                 give_card(s, seat, card)
                 if visible:
                     s.known[seat][KIND_OF[card]] += 1
         events.append(Event(EventType.TOOK_PILE, seat, (top_card,), amount=len(taken) + 1))
-        s.phase = Phase.PLAY
+        s.phase = PLAY_PHASE
         groups = move.groups[1:]
-        events.append(Event(EventType.MELDED, seat, (top_card, *first.cards)))
+        events.append(Event(MELDED, seat, (top_card, *first.cards)))
     else:
         groups = move.groups
     for group in groups:
         for card in group.cards:
             take_card(s, seat, card)
         _lay_group(s, seat, group.rank, group.cards)
-        events.append(Event(EventType.MELDED, seat, group.cards))
+        events.append(Event(MELDED, seat, group.cards))
     s.down[owner] = True
     _after_meld(s, seat, events)
     return events

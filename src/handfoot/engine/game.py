@@ -24,6 +24,8 @@ from handfoot.engine.views import SeatInfo
 from handfoot.rules.errors import RuleError
 from handfoot.rules.options import GameEnd, RuleSet
 
+DRAW, OVER_PHASE = Action.DRAW, Phase.OVER  # read on every move: bound once (cheaper on Python 3.11)
+
 
 @dataclass(frozen=True)
 class HandResult:
@@ -163,12 +165,12 @@ class Game:
         return self._play(move)
 
     def _play(self, move: Move) -> list[Event]:
-        if move.action is Action.DRAW:
+        if move.action is DRAW:
             self.facts.before(self.state, move)
         events = apply_checked(self.state, move)
         self.facts.seen(events)
         self.moves[-1].append(move)
-        if self.state.phase is Phase.OVER:
+        if self.state.phase is OVER_PHASE:
             self._finish_hand(events)
         return events
 

@@ -23,6 +23,10 @@ from handfoot.engine.pile import pickup_ids
 from handfoot.engine.state import HandState, Phase
 from handfoot.rules.options import RedThrees
 
+# Enum members read on every call, bound once (cheaper than ``Phase.DRAW`` on Python 3.11).
+DRAW_PHASE, ANSWER_PHASE, PICK_FOOT_PHASE, OVER_PHASE = Phase.DRAW, Phase.ANSWER, Phase.PICK_FOOT, Phase.OVER
+LAY_BY_CHOICE = RedThrees.LAY_BY_CHOICE
+
 
 def legal_ids(s: HandState) -> list[int]:
     """Ids of every legal atomic move for whoever is to move, sorted.
@@ -31,14 +35,14 @@ def legal_ids(s: HandState) -> list[int]:
     from an empty stock with several melds, or an opening that ``must_play_all`` obliges): those are
     ``openings.opening_moves``. A legal move always exists until the hand is over."""
     phase = s.phase
-    if phase is Phase.OVER:
+    if phase is OVER_PHASE:
         return []
-    if phase is Phase.ANSWER:
+    if phase is ANSWER_PHASE:
         return [YES_ID, NO_ID]
-    if phase is Phase.PICK_FOOT:
+    if phase is PICK_FOOT_PHASE:
         return [KEEP_ID, SWAP_ID]
     seat = s.to_move
-    if phase is Phase.DRAW:
+    if phase is DRAW_PHASE:
         pickups = pickup_ids(s, seat)
         if s.stock or s.can_reshuffle():
             return [DRAW_ID, *pickups]
@@ -52,7 +56,7 @@ def legal_ids(s: HandState) -> list[int]:
         rules.discard_wilds
         and rules.discard_playable
         and not rules.must_play_all
-        and rules.red_threes is not RedThrees.LAY_BY_CHOICE
+        and rules.red_threes is not LAY_BY_CHOICE
     )
     if unrestricted and not (s.in_foot[seat] and sum(hand) == 1):
         out = [DISCARD_BASE + kind for kind in range(C.NUM_KINDS) if hand[kind]]
@@ -65,7 +69,7 @@ def legal_ids(s: HandState) -> list[int]:
                 out.append(DISCARD_BASE + kind)
     if ask_refusal(s, seat) is None:
         out.append(ASK_ID)
-    by_choice = hand[C.RED_THREE] and rules.red_threes is RedThrees.LAY_BY_CHOICE
+    by_choice = hand[C.RED_THREE] and rules.red_threes is LAY_BY_CHOICE
     if by_choice and lay_refusal(s, seat, first_card(s.hand_cards[seat], C.RED_THREE)) is None:
         out.append(LAY_RED_THREE_ID)
     out.extend(legal_melds)
