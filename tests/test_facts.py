@@ -109,8 +109,8 @@ def test_drawing_instead_of_a_takeable_pile_bounds_that_rank() -> None:
 
 def test_the_foot_clears_a_seats_bounds_and_plays_lower_them() -> None:
     facts = HandFacts(2)
-    facts.caps[1][C.KIND_OF[C.parse_card("9S")]] = 1
     nine = C.KIND_OF[C.parse_card("9S")]
+    facts.bound(1, nine, 1)
     facts.seen([Event(EventType.DREW, 1, amount=2)])
     assert facts.caps[1][nine] == 3
     facts.seen([Event(EventType.DISCARDED, 1, (C.parse_card("9H"),))])

@@ -47,14 +47,13 @@ class HandFacts:
     ``snapshot`` keeps its value until the next move changes a bound, and rebuilds only the rows of the
     seats that changed."""
 
-    __slots__ = ("_bounded", "_caps", "_exposed", "_rows", "_snapshot")
+    __slots__ = ("_bounded", "_caps", "_rows", "_snapshot")
 
     def __init__(self, players: int) -> None:
         self._caps: list[list[int]] = [[UNKNOWN] * C.NUM_KINDS for _ in range(players)]
         self._bounded: list[bool] = [False] * players  # True: some bound of the seat's is below UNKNOWN
         self._rows: list[tuple[int, ...] | None] = [_NO_BOUNDS] * players  # None: rebuild from _caps
         self._snapshot: tuple[tuple[int, ...], ...] | None = None  # None: rebuild from _rows
-        self._exposed = False  # ``caps`` was handed out: its lists may have been changed from outside
 
     def before(self, s: HandState, move: Move) -> None:
         """Note what ``move``, about to be played in ``s``, tells before it is played (only a draw beside
@@ -69,11 +68,11 @@ class HandFacts:
             return  # a small hand may be unable to take the pile for other reasons
         if top_refusal(s, seat) is not None:
             return
-        if self._exposed:
-            self._sync()
+        self.bound(seat, KIND_OF[s.pile[-1]], needed - 1)
+
+    def bound(self, seat: int, kind: int, most: int) -> None:
+        """Note that ``seat`` holds at most ``most`` cards of ``kind`` (a looser bound changes nothing)."""
         caps = self._caps[seat]
-        kind = KIND_OF[s.pile[-1]]
-        most = needed - 1
         if most < caps[kind]:
             caps[kind] = most
             self._bounded[seat] = True
@@ -81,8 +80,6 @@ class HandFacts:
 
     def seen(self, events: list[Event]) -> None:
         """Work in what the move just played was seen to do (only seats with a bound can change)."""
-        if self._exposed:
-            self._sync()
         bounded = self._bounded
         if True not in bounded:
             return  # no bound anywhere: no event changes any
@@ -124,15 +121,11 @@ class HandFacts:
 
     @property
     def caps(self) -> list[list[int]]:
-        """The bounds now: per seat, per kind (``UNKNOWN``: none). The lists are the bounds themselves: a
-        change made to them counts from then on."""
-        self._exposed = True
-        return self._caps
+        """A copy of the bounds now: per seat, per kind (``UNKNOWN``: none)."""
+        return [list(row) for row in self._caps]
 
     def snapshot(self) -> tuple[tuple[int, ...], ...]:
         """The bounds now, as a value (the same value until a move changes a bound)."""
-        if self._exposed:
-            self._sync()
         snap = self._snapshot
         if snap is None:
             rows = self._rows
@@ -147,13 +140,6 @@ class HandFacts:
     def _changed(self, seat: int) -> None:
         self._rows[seat] = None
         self._snapshot = None
-
-    def _sync(self) -> None:
-        """After ``caps`` was handed out, take the lists as they are now (they may have been changed)."""
-        caps = self._caps
-        for seat in range(len(caps)):
-            self._bounded[seat] = min(caps[seat]) < UNKNOWN
-            self._changed(seat)
 
 
 def _raise(caps: list[int], count: int) -> bool:
