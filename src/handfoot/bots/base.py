@@ -23,7 +23,7 @@ from mypy_extensions import mypyc_attr
 from handfoot import cards as C
 from handfoot.engine.legal import legal_ids
 from handfoot.engine.moves import DECODED as ENGINE_DECODED
-from handfoot.engine.moves import Action, DecodedId, Move, first_card, move_for, move_id
+from handfoot.engine.moves import Action, DecodedId, Move, move_for, move_id
 from handfoot.engine.openings import black_three_book_moves, opening_moves
 from handfoot.engine.state import HandState, Phase
 from handfoot.engine.views import SeatInfo, View
@@ -67,35 +67,15 @@ class Bot(ABC):
 
 # Every id taken apart once (the engine's table): ``DECODED[mid]`` or None for a number that is no move.
 DECODED: tuple[DecodedId | None, ...] = ENGINE_DECODED
-_NAMING_CARDS = (Action.PICKUP, Action.MELD, Action.DISCARD, Action.LAY)
 # The members read for every move built, looked up once (reading an enum's member costs a lookup each time).
 PICKUP, OVER = Action.PICKUP, Phase.OVER
-
-
-# The moves that name no card, by id (None: the move names cards); the kind a discard id discards (-1:
-# not a discard) and the discard of each card id.
-_PLAIN: tuple[Move | None, ...] = tuple(
-    None if d is None or d.action in _NAMING_CARDS else Move(d.action) for d in DECODED
-)
-_DISCARD_KINDS: tuple[int, ...] = tuple(
-    d.kind if d is not None and d.action is Action.DISCARD else -1 for d in DECODED
-)
-_DISCARDS: tuple[Move, ...] = tuple(Move(Action.DISCARD, card=card) for card in range(C.NUM_CARD_IDS))
 
 
 def move_of_id_for(held: Sequence[int], pile_top: int, mid: int) -> Move:
     """The ``Move`` an atomic id stands for, built from the mover's cards ``held`` (counts by card id)
     and the pile's top card (-1: empty): the engine's ``move_for``, which needs nothing a seat does not
-    see, so a bot can build the move it plays from its own view. A discard, or a move that names no
-    card, is one shared value, found without building it (a ``Move`` is immutable)."""
-    if 0 <= mid < len(_PLAIN):
-        plain = _PLAIN[mid]
-        if plain is not None:
-            return plain
-        kind = _DISCARD_KINDS[mid]
-        if kind >= 0:
-            return _DISCARDS[first_card(held, kind)]
-    return move_for(held, pile_top, mid)  # raises ValueError for a number that is no move id
+    see, so a bot can build the move it plays from its own view."""
+    return move_for(held, pile_top, mid)
 
 
 def held_counts(hand: Sequence[int]) -> list[int]:

@@ -369,10 +369,30 @@ def lowest_cards(held: Sequence[int], kind: int, count: int) -> list[int]:
     return out
 
 
+# The moves that name no card, by id (None: the move names cards or the number is no id); the kind a
+# discard id discards (-1: not a discard); and the discard of each card id. Moves are immutable: shared.
+_NAMING_CARDS = (Action.PICKUP, Action.MELD, Action.DISCARD, Action.LAY)
+_PLAIN_MOVES: tuple[Move | None, ...] = tuple(
+    None if d is None or d.action in _NAMING_CARDS else Move(d.action) for d in DECODED
+)
+_DISCARD_KINDS: tuple[int, ...] = tuple(
+    d.kind if d is not None and d.action is Action.DISCARD else -1 for d in DECODED
+)
+_DISCARDS: tuple[Move, ...] = tuple(Move(Action.DISCARD, card=card) for card in range(C.NUM_CARD_IDS))
+
+
 def move_for(held: Sequence[int], pile_top: int, mid: int) -> Move:
     """The Move an atomic id stands for, naming cards from ``held`` (the mover's counts by card id) and
     the pile's top card (-1: empty). It needs nothing a seat does not see, so a bot can build it from its
-    view. Raises ValueError for a number that is no move id."""
+    view. A move that names no card, and a discard, is a shared value. Raises ValueError for a number
+    that is no move id."""
+    if 0 <= mid < NUM_MOVE_IDS:
+        plain = _PLAIN_MOVES[mid]
+        if plain is not None:
+            return plain
+        kind = _DISCARD_KINDS[mid]
+        if kind >= 0:
+            return _DISCARDS[first_card(held, kind)]
     decoded = decode_id(mid)
     action = decoded.action
     if action is Action.MELD:
@@ -384,7 +404,7 @@ def move_for(held: Sequence[int], pile_top: int, mid: int) -> Move:
         if decoded.deuces:
             cards += lowest_cards(held, C.DEUCE, decoded.deuces)
         return Move(Action.MELD, (Group(kind, tuple(cards)),))
-    if action is Action.DISCARD or action is Action.LAY:
+    if action is Action.LAY:
         return Move(action, card=first_card(held, decoded.kind))
     if action is Action.PICKUP:
         if pile_top < 0:
