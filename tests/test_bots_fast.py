@@ -8,6 +8,7 @@ import random
 
 import pytest
 
+from handfoot import cards as C
 from handfoot.bots import Budget, HeuristicBot, IsmctsBot, RandomBot, legal_for
 from handfoot.bots.base import DECODED, Bot, LegalMoves, _all_held, atomic_id_in, held_counts, move_of_id_for
 from handfoot.bots.heuristic import Reading, best_id_index, best_index, score_ids, score_moves, score_reading
@@ -15,7 +16,7 @@ from handfoot.bots.ismcts import hand_scores, heuristic_step, reward
 from handfoot.engine import Game, HandState, IllegalMove, Phase, sample_world, view
 from handfoot.engine.legal import legal_ids, move_of_id
 from handfoot.engine.meld_legal import meld_ids
-from handfoot.engine.moves import Action, Move, move_for
+from handfoot.engine.moves import Action, Group, Move, pick_cards
 from handfoot.engine.openings import opening_moves
 from handfoot.rules import PRESET_NAMES, preset
 from handfoot.sim.tournament import play_chosen
@@ -76,16 +77,43 @@ def test_legal_moves_are_the_engines_moves_and_the_heuristic_scores_ids_alike(
             assert best_id_index(reading, legal.ids) == best_index(score_ids(reading, legal.ids))
 
 
-def test_moves_built_from_ids_are_the_engines_for_any_hand() -> None:
-    """``move_of_id_for`` hands out shared discards and card-less moves: the same as ``move_for`` for every
-    id and hand, including the stand-in cards of a hand too short for the move."""
+def reference_move(held: list[int], top: int, mid: int) -> Move:
+    """The move an id stands for, built the plain way: a fresh ``Move`` naming cards picked lowest suit
+    first with ``pick_cards`` (one tally across the group), the kind's first card standing in."""
+    decoded = DECODED[mid]
+    assert decoded is not None
+    action = decoded.action
+    taken: dict[int, int] = {}
+    if action is Action.PICKUP:
+        if top < 0:
+            return Move(Action.PICKUP, (Group(-1, ()),))
+        kind = C.KIND_OF[top]
+        cards = pick_cards(held, kind, decoded.naturals, taken)
+        cards += pick_cards(held, C.JOKER, decoded.jokers, taken)
+        cards += pick_cards(held, C.DEUCE, decoded.deuces, taken)
+        return Move(Action.PICKUP, (Group(kind, tuple(cards)),))
+    if action is Action.MELD:
+        kind = decoded.kind
+        cards = pick_cards(held, kind, decoded.naturals, taken) if kind != C.WILD_RANK else []
+        cards += pick_cards(held, C.JOKER, decoded.jokers, taken)
+        cards += pick_cards(held, C.DEUCE, decoded.deuces, taken)
+        return Move(Action.MELD, (Group(kind, tuple(cards)),))
+    if action is Action.DISCARD or action is Action.LAY:
+        return Move(action, card=pick_cards(held, decoded.kind, 1, taken)[0])
+    return Move(action)
+
+
+def test_moves_built_from_ids_are_the_plain_ones_for_any_hand() -> None:
+    """``move_for`` (which ``move_of_id_for`` is) hands out shared discards and card-less moves and picks
+    a meld's cards without a tally: the same moves as built the plain way for every id and hand,
+    including the stand-in cards of a hand too short for the move."""
     rng = random.Random(7)
     for _ in range(300):
         held = [rng.choice((0, 0, 0, 1, 2)) for _ in range(53)]
         top = rng.randrange(-1, 53)
         for mid, decoded in enumerate(DECODED):
             if decoded is not None:
-                assert move_of_id_for(held, top, mid) == move_for(held, top, mid), mid
+                assert move_of_id_for(held, top, mid) == reference_move(held, top, mid), mid
     with pytest.raises(ValueError):
         move_of_id_for([0] * 53, -1, len(DECODED))
 
