@@ -10,18 +10,19 @@ import pytest
 from conftest import RandomPlayer, play_move
 from handfoot.engine import Game, Phase, meld_legal
 from handfoot.rules import PRESET_NAMES, apply_overrides, preset
+from handfoot.rules.cache import RulesCache
 
 
 def memo_entries() -> int:
     """Ranks' ids remembered now, over every rule set."""
-    return sum(len(memo) for _, contexts in meld_legal._MEMOS.values() for memo in contexts.values())
+    return sum(len(memo) for contexts in meld_legal._MEMOS.values() for memo in contexts.values())
 
 
 @pytest.mark.parametrize("name", PRESET_NAMES)
 def test_the_memo_starts_afresh_past_its_bound_and_still_agrees(
     name: str, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    monkeypatch.setattr(meld_legal, "_MEMOS", {})
+    monkeypatch.setattr(meld_legal, "_MEMOS", RulesCache())
     monkeypatch.setattr(meld_legal, "_entries", 0)
     monkeypatch.setattr(meld_legal, "_ENTRIES_KEPT", 40)
     most = 0

@@ -36,6 +36,7 @@ from handfoot.engine.moves import YES_ID, Action, Move, group_counts
 from handfoot.engine.pile import IN_HAND_RULES
 from handfoot.engine.state import HandState, Phase, Seating
 from handfoot.engine.views import SeatInfo, View
+from handfoot.rules.cache import RulesCache
 from handfoot.rules.options import (
     BookAdditions,
     Permission,
@@ -82,35 +83,33 @@ class MeldLike(Protocol):
     def wilds(self) -> int: ...
 
 
-_SEATINGS: dict[int, tuple[RuleSet, dict[int, Seating]]] = {}
+_SEATINGS: RulesCache[dict[int, Seating]] = RulesCache()  # per rule set: players -> seating
+_SHOES: RulesCache[dict[int, tuple[int, ...]]] = RulesCache()  # per rule set: players -> copies per kind
 
 
 def seating_of(rules: RuleSet, players: int) -> Seating:
     """The seating for ``rules`` and ``players`` (cached: a RuleSet is immutable)."""
-    hit = _SEATINGS.get(id(rules))
-    if hit is None or hit[0] is not rules:
-        hit = _SEATINGS[id(rules)] = (rules, {})
-    seating = hit[1].get(players)
+    by_players = _SEATINGS.get(rules)
+    if by_players is None:
+        by_players = _SEATINGS.put(rules, {})
+    seating = by_players.get(players)
     if seating is None:
-        seating = hit[1][players] = Seating(rules, players)
+        seating = by_players[players] = Seating(rules, players)
     return seating
-
-
-_SHOES: dict[tuple[int, int], tuple[RuleSet, tuple[int, ...]]] = {}
 
 
 def shoe_kinds(rules: RuleSet, players: int) -> tuple[int, ...]:
     """Copies of each kind in the shoe for ``rules`` and ``players`` (cached)."""
-    key = (id(rules), players)
-    hit = _SHOES.get(key)
-    if hit is not None and hit[0] is rules:
-        return hit[1]
-    decks = rules.decks_for(players)
-    totals = tuple(
-        decks * rules.jokers_per_deck if kind == JOKER else decks * len(C.IDS_OF_KIND[kind])
-        for kind in range(C.NUM_KINDS)
-    )
-    _SHOES[key] = (rules, totals)
+    by_players = _SHOES.get(rules)
+    if by_players is None:
+        by_players = _SHOES.put(rules, {})
+    totals = by_players.get(players)
+    if totals is None:
+        decks = rules.decks_for(players)
+        totals = by_players[players] = tuple(
+            decks * rules.jokers_per_deck if kind == JOKER else decks * len(C.IDS_OF_KIND[kind])
+            for kind in range(C.NUM_KINDS)
+        )
     return totals
 
 
@@ -614,15 +613,15 @@ def best_id_index(r: Reading, ids: Sequence[int]) -> int:
     return top_index
 
 
-_DISCARD_BOUNDS: dict[int, tuple[RuleSet, tuple[float, ...], float]] = {}
+_DISCARD_BOUNDS: RulesCache[tuple[tuple[float, ...], float]] = RulesCache()
 
 
 def _discard_bounds(rules: RuleSet) -> tuple[tuple[float, ...], float]:
     """Per kind, an upper bound of its ``_discard_scores`` under ``rules`` (danger and melds only lower
     it), and the highest of them: no discard ever scores more (cached)."""
-    hit = _DISCARD_BOUNDS.get(id(rules))
-    if hit is not None and hit[0] is rules:
-        return hit[1], hit[2]
+    hit = _DISCARD_BOUNDS.get(rules)
+    if hit is not None:
+        return hit
     values = rules.card_values
     bounds: list[float] = []
     for kind in range(C.NUM_KINDS):
@@ -634,8 +633,7 @@ def _discard_bounds(rules: RuleSet) -> tuple[tuple[float, ...], float]:
             bounds.append(-300.0 - values[kind])
         else:
             bounds.append(40.0 + values[kind] / 5.0)
-    _DISCARD_BOUNDS[id(rules)] = (rules, tuple(bounds), max(bounds))
-    return tuple(bounds), max(bounds)
+    return _DISCARD_BOUNDS.put(rules, (tuple(bounds), max(bounds)))
 
 
 def _discard_bound(r: Reading) -> float:

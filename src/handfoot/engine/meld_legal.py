@@ -28,6 +28,7 @@ from handfoot.engine.melding import (
 )
 from handfoot.engine.moves import ADD_BASE, NEW_BASE, TRIPLE_COMBOS
 from handfoot.engine.state import HandState
+from handfoot.rules.cache import RulesCache
 from handfoot.rules.options import BlackThreeBooks, RuleSet
 
 JOKER = C.JOKER
@@ -47,8 +48,7 @@ _SINGLES = ((1, 0, 0, 0), (0, 1, 0, 1), (0, 0, 1, 2))
 RankKey = tuple[int, int, int, int]
 # What every rank's ids in a position depend on beyond the rules (``memo_context``).
 MemoContext = tuple[int, ...]
-_MEMOS: dict[int, tuple[RuleSet, dict[MemoContext, dict[RankKey, tuple[int, ...]]]]] = {}
-_MEMOS_KEPT = 256  # rule sets remembered at once (one more starts the memo afresh)
+_MEMOS: RulesCache[dict[MemoContext, dict[RankKey, tuple[int, ...]]]] = RulesCache()
 # Ranks' ids remembered at once over every rule set (about 150 bytes each; one more starts the memo
 # afresh). Random play under in-laws, the preset with most, remembers about 53,000 after 1,000 hands.
 _ENTRIES_KEPT = 100_000
@@ -100,28 +100,28 @@ def go_out_mask(s: HandState, seat: int) -> int:
 
 def rank_memo(rules: RuleSet, context: MemoContext) -> dict[RankKey, tuple[int, ...]]:
     """The memo of a rank's ids under ``rules`` (by identity: a rule set is frozen) in ``context``."""
-    entry = _MEMOS.get(id(rules))
-    if entry is None or entry[0] is not rules:
-        if len(_MEMOS) >= _MEMOS_KEPT:
-            _MEMOS.clear()
-        entry = (rules, {})
-        _MEMOS[id(rules)] = entry
-    contexts = entry[1]
+    contexts = _MEMOS.get(rules)
+    if contexts is None:
+        contexts = _MEMOS.put(rules, {})
     memo = contexts.get(context)
     if memo is None:
         memo = contexts[context] = {}
     return memo
 
 
-def _remember(memo: dict[RankKey, tuple[int, ...]], key: RankKey, ids: list[int]) -> tuple[int, ...]:
-    """Keep a rank's ``ids`` in ``memo`` under ``key`` and return them; past ``_ENTRIES_KEPT`` entries
-    every memo starts afresh (``memo`` itself is kept, whether or not it is still in use)."""
+def _judged_once(
+    memo: dict[RankKey, tuple[int, ...]], key: RankKey, s: HandState, seat: int, index: int, minimum: int
+) -> tuple[int, ...]:
+    """The ids of the rank ``key`` names, judged (``_rank_ids``) and kept in ``memo`` under ``key``
+    (``index``: the rank's meld, -1 for none). Past ``_ENTRIES_KEPT`` entries every memo starts afresh
+    (``memo`` itself still takes this one, whether or not it is still in use)."""
     global _entries
     _entries += 1
     if _entries > _ENTRIES_KEPT:
         _MEMOS.clear()
         _entries = 1
-    found = memo[key] = tuple(ids)
+    rank, _, meld_size, meld_wilds = key
+    found = memo[key] = tuple(_rank_ids(s, seat, rank, index, meld_size, meld_wilds, minimum))
     return found
 
 
@@ -155,18 +155,20 @@ def meld_ids(s: HandState, seat: int) -> list[int]:
             continue
         found = memo.get(key)
         if found is None:
-            found = _remember(memo, key, _rank_ids(s, seat, rank, index, key[2], key[3], minimum))
+            found = _judged_once(memo, key, s, seat, index, minimum)
         out += found
     if _black_threes_meldable(s, seat):
         out += _judged_rank(s, seat, BLACK_THREE, minimum)
     if rules.wild_melds and holds_wild:
         index = meld_of[WILD_RANK]
-        meld_size = len(melds[index].cards) if index >= 0 else -1
-        meld_wilds = melds[index].wilds if index >= 0 else 0
-        key = (WILD_RANK, 0, meld_size, meld_wilds)
+        key = (
+            (WILD_RANK, 0, len(melds[index].cards), melds[index].wilds)
+            if index >= 0
+            else (WILD_RANK, 0, -1, 0)
+        )
         found = memo.get(key)
         if found is None:
-            found = _remember(memo, key, _rank_ids(s, seat, WILD_RANK, index, meld_size, meld_wilds, minimum))
+            found = _judged_once(memo, key, s, seat, index, minimum)
         out += found
     return out
 
