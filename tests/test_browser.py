@@ -309,9 +309,9 @@ def test_lobby_table_and_a_whole_hand(base: str, page: Page) -> None:
     assert re.search(r"wins? the game|tie", page.get_by_test_id("replay-winner").inner_text())
 
 
-def test_phone_width_and_keyboard(base: str, browser: Browser) -> None:
-    """At phone width the table fits without sideways scrolling, and the keyboard can draw and select."""
-    created = httpx.post(
+def table_against_a_random_bot(base: str) -> dict[str, Any]:
+    """A new 2-player kitchen-table table: an invited seat and a random bot (the server's answer)."""
+    answer: dict[str, Any] = httpx.post(
         f"{base}/api/tables",
         json={
             "preset": "kitchen-table",
@@ -319,6 +319,12 @@ def test_phone_width_and_keyboard(base: str, browser: Browser) -> None:
             "seats": [{"kind": "invite"}, {"kind": "bot", "bot": "random"}],
         },
     ).json()
+    return answer
+
+
+def test_phone_width_and_keyboard(base: str, browser: Browser) -> None:
+    """At phone width the table fits without sideways scrolling, and the keyboard can draw and select."""
+    created = table_against_a_random_bot(base)
     invite = created["invites"][0]
     context = browser.new_context(viewport={"width": 390, "height": 844}, is_mobile=True, has_touch=True)
     page = context.new_page()
@@ -601,14 +607,7 @@ def test_hand_and_moves_stay_in_view_and_history_survives_a_reload(
     """At laptop and phone sizes the docked hand and the move buttons are in view during the whole turn
     (even with the page scrolled to its end); after a reload the history is still there, and the page
     welcomes the player back to their seat."""
-    created = httpx.post(
-        f"{base}/api/tables",
-        json={
-            "preset": "kitchen-table",
-            "players": 2,
-            "seats": [{"kind": "invite"}, {"kind": "bot", "bot": "random"}],
-        },
-    ).json()
+    created = table_against_a_random_bot(base)
     token = created["invites"][0]["token"]
     context = browser.new_context(
         viewport={"width": width, "height": height}, is_mobile=width < 500, has_touch=width < 500
