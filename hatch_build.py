@@ -1,12 +1,13 @@
-"""Wheel build hook: the engine and the bots' hot path compiled with mypyc, where it can be.
+"""Wheel build hook: the engine and the bots' hot path compiled with mypyc, when asked for.
 
-``pip install .`` (or any wheel build) compiles ``MYPYC_MODULES`` with mypyc into C extensions that the
-wheel carries beside the same modules' Python sources; Python imports an extension before a source
-of the same name, so the compiled modules are what runs. Where no C compiler is found, or compiling
-fails, the build warns and the wheel is pure Python (the same code, slower). Editable installs
-(``pip install -e .``, what ``make`` does) are always pure Python, as is any build with
-``HANDFOOT_PURE=1`` in the environment (which also skips installing mypy into the build environment).
-``HANDFOOT_COMPILE=required`` turns a failed compile into a failed build (for CI).
+A plain ``pip install .`` builds a pure-Python wheel (under a minute). With ``HANDFOOT_COMPILE=1`` in the
+environment, the wheel build compiles ``MYPYC_MODULES`` with mypyc into C extensions that the wheel
+carries beside the same modules' Python sources (several minutes); Python imports an extension before
+a source of the same name, so the compiled modules are what runs. Where no C compiler is found, or
+compiling fails, that build says so and the wheel is pure Python (the same code, slower);
+``HANDFOOT_COMPILE=required`` turns a failed compile into a failed build (``make build/compiled/.built``,
+``make wheel``, CI). Editable installs (``pip install -e .``, what ``make`` does) are always pure
+Python. Only a compiling build installs mypy into its build environment.
 """
 
 from __future__ import annotations
@@ -23,9 +24,11 @@ from typing import Any
 from hatchling.builders.hooks.plugin.interface import BuildHookInterface
 
 # The modules compiled, under src/: the engine (dealing, judging, listing and playing moves, scoring, the
-# game), the seat views, the bot interface and the heuristic.
+# game), the cache of values worked out from a rule set (the meld memo's), the seat views, the bot interface
+# and the heuristic.
 MYPYC_MODULES = (
     "handfoot/cards.py",
+    "handfoot/rules/cache.py",
     "handfoot/engine/errors.py",
     "handfoot/engine/events.py",
     "handfoot/engine/state.py",
@@ -37,6 +40,8 @@ MYPYC_MODULES = (
     "handfoot/engine/legal.py",
     "handfoot/engine/apply.py",
     "handfoot/engine/openings.py",
+    "handfoot/engine/staging.py",
+    "handfoot/engine/steps.py",
     "handfoot/engine/deal.py",
     "handfoot/engine/tally.py",
     "handfoot/engine/scoring.py",
@@ -44,9 +49,15 @@ MYPYC_MODULES = (
     "handfoot/engine/game.py",
     "handfoot/engine/views.py",
     "handfoot/bots/base.py",
+    "handfoot/bots/plan.py",
     "handfoot/bots/heuristic.py",
 )
 BUILD_DEPENDENCIES = ["mypy>=1.10", "setuptools>=65"]
+
+
+def compile_requested() -> bool:
+    """True when ``HANDFOOT_COMPILE`` asks for the compiled build (``1``, ``yes``, ``true``, ``required``)."""
+    return os.environ.get("HANDFOOT_COMPILE", "").strip().lower() in ("1", "yes", "true", "required")
 
 
 def c_compiler() -> str | None:
@@ -61,14 +72,16 @@ class MypycBuildHook(BuildHookInterface):  # type: ignore[misc]
     PLUGIN_NAME = "custom"
 
     def dependencies(self) -> list[str]:
-        """mypy (which brings mypyc) and setuptools (which drives the C compiler), unless pure."""
-        return [] if os.environ.get("HANDFOOT_PURE") else list(BUILD_DEPENDENCIES)
+        """mypy (which brings mypyc) and setuptools (which drives the C compiler), when compiling."""
+        return list(BUILD_DEPENDENCIES) if compile_requested() else []
 
     def initialize(self, version: str, build_data: dict[str, Any]) -> None:
-        """Compile and add the extensions to the wheel (standard wheels only)."""
-        if self.target_name != "wheel" or version == "editable" or os.environ.get("HANDFOOT_PURE"):
+        """Compile and add the extensions to the wheel (standard wheels only, when asked for)."""
+        if self.target_name != "wheel" or version == "editable" or not compile_requested():
             return
         required = os.environ.get("HANDFOOT_COMPILE") == "required"
+        count = len(MYPYC_MODULES)
+        self.app.display_info(f"handfoot: compiling {count} modules with mypyc (several minutes)")
         if c_compiler() is None:
             self._fall_back("no C compiler was found", required)
             return

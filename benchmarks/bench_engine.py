@@ -7,7 +7,7 @@
     python benchmarks/bench_engine.py --memory        # RSS with 1,000 games in play in one process
 
 Each hand is a fresh game (seed = hand number) played to its end by ``RandomPlayer`` from
-``tests/conftest.py``, the policy the random-play tests use (openings and melds preferred). The timed
+``tests/helpers/play.py``, the policy the random-play tests use (openings and melds preferred). The timed
 loop is the engine's work plus the policy's: ``legal_ids()`` for every decision, ``opening_moves`` where
 the policy looks for an opening, and ``apply``/``apply_id``. Times are ``time.perf_counter`` (wall); CPU
 time (``time.process_time``) is printed beside it because other jobs on a shared machine inflate wall time.
@@ -52,8 +52,8 @@ def engine_compiled() -> bool:
 
 
 def _policy_module() -> ModuleType:
-    """tests/conftest.py, loaded by path (it holds RandomPlayer and imports nothing but handfoot)."""
-    path = Path(__file__).resolve().parent.parent / "tests" / "conftest.py"
+    """tests/helpers/play.py, loaded by path (it holds RandomPlayer and imports nothing but handfoot)."""
+    path = Path(__file__).resolve().parent.parent / "tests" / "helpers" / "play.py"
     spec = importlib.util.spec_from_file_location("handfoot_random_policy", path)
     assert spec is not None and spec.loader is not None, f"cannot load {path}"
     module = importlib.util.module_from_spec(spec)
@@ -64,22 +64,27 @@ def _policy_module() -> ModuleType:
 RandomPlayer = _policy_module().RandomPlayer
 
 
-def play_hands(name: str, players: int, hands: int) -> int:
-    """Play ``hands`` complete hands at random under a preset; returns the number of moves played."""
-    rules = preset(name)
+def play_hand(name: str, players: int, seed: int) -> int:
+    """Play one complete hand at random under a preset (game and policy seeded with ``seed``); returns
+    the number of moves played."""
+    game = Game(preset(name), players, seed=seed)
+    player = RandomPlayer(random.Random(seed))
+    state = game.state
     moves = 0
-    for seed in range(hands):
-        game = Game(rules, players, seed=seed)
-        player = RandomPlayer(random.Random(seed))
-        state = game.state
-        while game.state is state and not game.finished:
-            choice = player.choose(state, game.legal_ids())
-            if isinstance(choice, Move):
-                game.apply(choice)
-            else:
-                game.apply_id(choice)
-            moves += 1
+    while game.state is state and not game.finished:
+        choice = player.choose(state, game.legal_ids())
+        if isinstance(choice, Move):
+            game.apply(choice)
+        else:
+            game.apply_id(choice)
+        moves += 1
     return moves
+
+
+def play_hands(name: str, players: int, hands: int) -> int:
+    """Play ``hands`` complete hands at random under a preset (seeds 0 to ``hands - 1``); returns the
+    number of moves played."""
+    return sum(play_hand(name, players, seed) for seed in range(hands))
 
 
 def bench(name: str, players: int, hands: int, repeats: int) -> dict[str, float]:

@@ -59,13 +59,16 @@ def free_port() -> int:
 # --- the server (child process) --------------------------------------------------------------------
 
 
-def serve(port: int, data: str, database_url: str, redis_url: str, profile: str, deflate: bool) -> None:
+def serve(
+    port: int, data: str, database_url: str, redis_url: str, profile: str, deflate: bool, gc_default: bool
+) -> None:
     """Run the server in this process until SIGTERM or SIGINT (under cProfile if ``profile``)."""
     import uvicorn
 
     from handfoot.server.app import create_app
-    from handfoot.server.config import load_settings
-    from handfoot.server.limits import uvicorn_options
+    from handfoot.server.process.collector import tune_collector
+    from handfoot.server.process.connections import uvicorn_options
+    from handfoot.server.settings import load_settings
 
     settings = load_settings(
         data_dir=data,
@@ -87,6 +90,8 @@ def serve(port: int, data: str, database_url: str, redis_url: str, profile: str,
             ws_per_message_deflate=deflate,
         )
     )
+    if not gc_default:
+        tune_collector()  # as `handfoot serve` does (server/process/collector.py)
     if not profile:
         with contextlib.suppress(KeyboardInterrupt):
             server.run()
@@ -105,7 +110,7 @@ def serve(port: int, data: str, database_url: str, redis_url: str, profile: str,
 
 
 def start_server(
-    data: str, database_url: str, redis_url: str, profile: str, deflate: bool
+    data: str, database_url: str, redis_url: str, profile: str, deflate: bool, gc_default: bool = False
 ) -> tuple[subprocess.Popen[bytes], str]:
     """Start the server child process; returns it and its base URL once it answers."""
     port = free_port()
@@ -118,6 +123,8 @@ def start_server(
         command += ["--profile", profile]
     if not deflate:
         command += ["--no-deflate"]
+    if gc_default:
+        command += ["--gc-default"]
     process = subprocess.Popen(command, stdin=subprocess.DEVNULL)
     base = f"http://{HOST}:{port}"
     deadline = time.monotonic() + 30
@@ -354,6 +361,11 @@ def main() -> None:
         "--no-deflate", action="store_true", help="serve WebSockets without permessage-deflate compression"
     )
     parser.add_argument(
+        "--gc-default",
+        action="store_true",
+        help="keep Python's default garbage-collector thresholds in the server (handfoot serve tunes them)",
+    )
+    parser.add_argument(
         "--processes", type=int, default=1, help="server processes sharing --database-url and --redis-url"
     )
     parser.add_argument(
@@ -365,7 +377,15 @@ def main() -> None:
     parser.add_argument("--data", default="", help=argparse.SUPPRESS)
     args = parser.parse_args()
     if args.serve:
-        serve(args.serve, args.data, args.database_url, args.redis_url, args.profile, not args.no_deflate)
+        serve(
+            args.serve,
+            args.data,
+            args.database_url,
+            args.redis_url,
+            args.profile,
+            not args.no_deflate,
+            args.gc_default,
+        )
         return
     counts = [int(n) for n in args.tables.split(",") if n.strip()]
     if not counts or any(n < 1 or n > 2000 for n in counts):
@@ -386,7 +406,9 @@ def main() -> None:
                 folder = os.path.join(data, str(index))
                 profile = f"{args.profile}.{index}" if args.profile and args.processes > 1 else args.profile
                 servers.append(
-                    start_server(folder, args.database_url, redis_url, profile, not args.no_deflate)
+                    start_server(
+                        folder, args.database_url, redis_url, profile, not args.no_deflate, args.gc_default
+                    )
                 )
         except BaseException:
             for process, _base in servers:
@@ -397,7 +419,8 @@ def main() -> None:
         storage = args.database_url.split("://")[0] if args.database_url else "sqlite"
         print(
             f"servers {' '.join(bases)} ({storage}{', redis' if redis_url else ''}, "
-            f"deflate {'off' if args.no_deflate else 'on'}); {os.cpu_count()} cores; "
+            f"deflate {'off' if args.no_deflate else 'on'}, "
+            f"collector {'default' if args.gc_default else 'tuned'}); {os.cpu_count()} cores; "
             f"preset {PRESET}, 2 seats; think {args.think:g} s"
         )
         columns = ("tables", 6), ("moves", 7), ("moves/s", 8), ("p50 ms", 7), ("p99 ms", 7), ("max ms", 7)

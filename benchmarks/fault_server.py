@@ -1,6 +1,7 @@
-"""Faults and abuse against real server processes on loopback: kills, bad input, many connections.
+"""Faults and abuse against real server processes on loopback: kills, database faults, bad input, many
+connections.
 
-Three phases, each bounded in time, against ``handfoot serve`` child processes on free 127.0.0.1 ports:
+Five phases, each bounded in time, against ``handfoot serve`` child processes on free 127.0.0.1 ports:
 
 1. ``bad input``: crafted bad requests (HTTP and WebSocket: huge numbers, deep nesting, lone
    surrogates, ids with NUL bytes, oversized bodies and frames, binary frames, junk) sent to one server.
@@ -16,9 +17,19 @@ Three phases, each bounded in time, against ``handfoot serve`` child processes o
    client saw accepted (its own state at the new version naming its move) is looked up in the
    database: a missing or different one is a lost move. Recovery time is, per kill, how long until
    every table that was in play had a move accepted again (bot tables wait for the bot lease, 5 s).
+4. ``outage``: the same tables and clients, no kills; the servers reach PostgreSQL through a fault proxy
+   (``FaultProxy`` of tests/helpers/server.py) that every ``--fault-every`` seconds refuses every connection
+   (open ones reset) for ``--outage-seconds``. Counted as for kills, plus the tables broken (the server
+   says so, or the stored moves no longer rebuild) and, per fault, how long after the database came back
+   every table in play had a move accepted again.
+5. ``freeze``: as ``outage``, but the proxy freezes PostgreSQL for ``--freeze-seconds`` (connections
+   stay open, no byte passes: a stopped database or a partition without a reset). Also counted: the
+   ping of a spectator socket on an unrelated table during the freezes (milliseconds), and how tables
+   created during a freeze were answered.
 
-    python benchmarks/fault_server.py                      # all three phases, ~2 minutes
+    python benchmarks/fault_server.py                      # all five phases, ~5 minutes
     python benchmarks/fault_server.py --only kills --seconds 120 --kill-every 5
+    python benchmarks/fault_server.py --only outage,freeze --seconds 90
     python benchmarks/fault_server.py --only input,connections --connections 1000
 
 Loopback only. PostgreSQL and Redis as the tests use them (``--postgres-url``, ``--redis-url``); a fresh
@@ -50,6 +61,13 @@ from sqlalchemy import create_engine, text
 from sqlalchemy.engine import make_url
 from websockets.asyncio.client import ClientConnection, connect
 from websockets.exceptions import ConnectionClosed
+
+from handfoot.server.store.storage import Storage
+from handfoot.server.tables.rebuild import rebuild
+
+# The server harness the tests use (tests/helpers/server.py) is shared with these benchmarks.
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tests"))
+from helpers.server import FREEZE, PASS, REFUSE, FaultProxy
 
 HOST = "127.0.0.1"
 PRESET = "kitchen-table"
@@ -354,7 +372,9 @@ class Run:
     servers: list[Server]
     acked: dict[tuple[str, int], str] = field(default_factory=dict)  # (table, seq) -> move text
     accepted_at: dict[str, list[float]] = field(default_factory=dict)  # table -> times of accepted moves
-    kills: list[float] = field(default_factory=list)
+    kills: list[float] = field(default_factory=list)  # when each kill was made (or each fault ended)
+    faults_started: list[float] = field(default_factory=list)
+    watch_keys: dict[str, str] = field(default_factory=dict)  # table -> its watch key (tables are private)
     reconnects: int = 0
     refused: int = 0
     stop: asyncio.Event = field(default_factory=asyncio.Event)
@@ -437,9 +457,10 @@ async def killer(run: Run, every: float, rng: random.Random) -> None:
         await asyncio.to_thread(victim.start)
 
 
-async def kills_phase(servers: list[Server], db_url: str, args: argparse.Namespace) -> dict[str, Any]:
-    run = Run(servers)
-    rng = random.Random(args.seed)
+async def start_tables(run: Run, args: argparse.Namespace, rng: random.Random) -> list[asyncio.Task[None]]:
+    """Create ``--tables`` tables of two invited seats and ``--bot-tables`` of one invited seat and a
+    bot, spread over the servers, and start a client for each invited seat."""
+    servers = run.servers
     tasks = []
     async with httpx.AsyncClient(timeout=30) as http:
         for index in range(args.tables + args.bot_tables):
@@ -451,11 +472,19 @@ async def kills_phase(servers: list[Server], db_url: str, args: argparse.Namespa
             created = (await http.post(f"{base}/api/tables", json=body)).json()
             table_id = created["table"]["id"]
             run.accepted_at[table_id] = []
+            run.watch_keys[table_id] = created["watch_key"]
             for invite in created["invites"]:
                 seat_rng = random.Random(rng.getrandbits(64))
                 tasks.append(
                     asyncio.create_task(seat_client(run, table_id, invite["seat"], invite["token"], seat_rng))
                 )
+    return tasks
+
+
+async def kills_phase(servers: list[Server], db_url: str, args: argparse.Namespace) -> dict[str, Any]:
+    run = Run(servers)
+    rng = random.Random(args.seed)
+    tasks = await start_tables(run, args, rng)
     kill_task = asyncio.create_task(killer(run, args.kill_every, random.Random(args.seed + 1)))
     started = time.monotonic()
     await asyncio.sleep(args.seconds)
@@ -487,21 +516,149 @@ async def kills_phase(servers: list[Server], db_url: str, args: argparse.Namespa
     }
 
 
+# --- 4. and 5. the database refusing connections, and frozen ----------------------------------------
+
+
+async def faulter(run: Run, proxy: FaultProxy, mode: str, every: float, length: float) -> None:
+    """Every ``every`` seconds put the database in ``mode`` (REFUSE or FREEZE) for ``length`` seconds;
+    ``run.kills`` keeps when it came back each time (recovery is counted from there)."""
+    while not run.stop.is_set():
+        with contextlib.suppress(TimeoutError):
+            await asyncio.wait_for(run.stop.wait(), every)
+        if run.stop.is_set():
+            return
+        await asyncio.to_thread(proxy.set, mode)
+        run.faults_started.append(time.monotonic())
+        await asyncio.sleep(length)
+        await asyncio.to_thread(proxy.set, PASS)
+        run.kills.append(time.monotonic())
+
+
+async def pinger(run: Run, base: str, table_id: str, samples: list[tuple[float, float]]) -> None:
+    """A spectator of ``table_id`` pinging every 50 ms: (when, round trip in seconds) into ``samples``."""
+    async with connect(base.replace("http://", "ws://") + f"/ws/tables/{table_id}", open_timeout=5) as ws:
+        await ws.send(json.dumps({"type": "hello", "protocol": 1}))
+        while not run.stop.is_set():
+            start = time.monotonic()
+            await ws.send('{"type": "ping"}')
+            await _until(ws, lambda m: m["type"] == "pong", 60)
+            samples.append((start, time.monotonic() - start))
+            await asyncio.sleep(0.05)
+
+
+async def creator(run: Run, base: str, statuses: list[int]) -> None:
+    """One table created a second into each fault (while the database is away): the answers' statuses."""
+    seen = 0
+    async with httpx.AsyncClient(timeout=60) as http:
+        while not run.stop.is_set():
+            await asyncio.sleep(0.1)
+            if len(run.faults_started) > seen:
+                seen = len(run.faults_started)
+                await asyncio.sleep(1.0)
+                with contextlib.suppress(httpx.HTTPError):
+                    answer = await http.post(f"{base}/api/tables", json={"preset": PRESET, "players": 2})
+                    statuses.append(answer.status_code)
+
+
+async def database_phase(
+    servers: list[Server], proxy: FaultProxy, db_url: str, args: argparse.Namespace, mode: str
+) -> dict[str, Any]:
+    """The ``outage`` (REFUSE) or ``freeze`` (FREEZE) phase."""
+    run = Run(servers)
+    rng = random.Random(args.seed + (2 if mode == REFUSE else 3))
+    tasks = await start_tables(run, args, rng)
+    length = args.outage_seconds if mode == REFUSE else args.freeze_seconds
+    pings: list[tuple[float, float]] = []
+    statuses: list[int] = []
+    async with httpx.AsyncClient(timeout=30) as http:
+        watched = await http.post(f"{servers[0].base}/api/tables", json={"preset": PRESET, "public": True})
+    helpers = [
+        asyncio.create_task(faulter(run, proxy, mode, args.fault_every, length)),
+        asyncio.create_task(pinger(run, servers[0].base, watched.json()["table"]["id"], pings)),
+        asyncio.create_task(creator(run, servers[-1].base, statuses)),
+    ]
+    started = time.monotonic()
+    await asyncio.sleep(args.seconds)
+    run.stop.set()
+    await asyncio.gather(*helpers, *tasks, return_exceptions=True)
+    elapsed = time.monotonic() - started
+    lost, differ = check_moves(db_url, run.acked)
+    broken = await tables_broken(servers, db_url, run.watch_keys)
+    times = recovery(run, list(run.accepted_at))
+    windows = list(zip(run.faults_started, run.kills, strict=False))  # the last may still be open
+
+    def in_fault(when: float) -> bool:
+        return any(start <= when < end for start, end in windows)
+
+    during = [rtt for when, rtt in pings if in_fault(when)]
+    calm = [rtt for when, rtt in pings if not in_fault(when)]
+    return {
+        "seconds": round(elapsed),
+        "processes": len(servers),
+        "tables": args.tables,
+        "bot_tables": args.bot_tables,
+        "faults": len(run.kills),
+        "fault_seconds": length,
+        "moves_acknowledged": len(run.acked),
+        "moves_lost": lost,
+        "moves_stored_differently": differ,
+        "tables_broken": broken,
+        "refused": run.refused,
+        "recovery_s_median": _median(times),
+        "recovery_s_max": max(times, default=None),
+        "ping_ms_max_during_faults": round(1000 * max(during), 1) if during else None,
+        "ping_ms_median_otherwise": round(1000 * statistics.median(calm), 1) if calm else None,
+        "tables_created_during_faults": {str(code): statuses.count(code) for code in sorted(set(statuses))},
+    }
+
+
+async def tables_broken(servers: list[Server], db_url: str, keys: dict[str, str]) -> int:
+    """How many of the tables (id -> watch key) a server reports broken (or fails to answer for), or
+    whose stored moves no longer rebuild."""
+    broken = set()
+    table_ids = list(keys)
+    async with httpx.AsyncClient(timeout=30) as http:
+        for server in servers:
+            for table_id in table_ids:
+                headers = {"X-Handfoot-Key": keys[table_id]}
+                answer = await http.get(f"{server.base}/api/tables/{table_id}", headers=headers)
+                if answer.status_code != 200 or answer.json()["broken"] is not None:
+                    broken.add(table_id)
+    storage = Storage(db_url)
+    try:
+        for table_id in table_ids:
+            stored = storage.load(table_id)
+            if stored is None or rebuild(stored).problem is not None:
+                broken.add(table_id)
+    finally:
+        storage.close()
+    return len(broken)
+
+
 def recovery(run: Run, tables: list[str]) -> list[float]:
-    """Per kill, how long until every one of ``tables`` that was in play then (a move in the 5 s
-    before) had a move accepted again (seconds, rounded)."""
+    """Per kill (or the database's return after a fault), how long until every one of ``tables`` that was
+    in play then (a move in the 5 s before) had a move accepted again (seconds, rounded)."""
     out = []
     for killed in run.kills:
         gaps = []
         for table_id in tables:
             times = run.accepted_at[table_id]
-            before = [t for t in times if t < killed]
+            began = killed - _fault_length(run, killed)
+            before = [t for t in times if t < began]
             after = [t for t in times if t >= killed]
-            if before and killed - before[-1] < 5 and after:
+            if before and began - before[-1] < 5 and after:
                 gaps.append(after[0] - killed)
         if gaps:
             out.append(round(max(gaps), 2))
     return out
+
+
+def _fault_length(run: Run, ended: float) -> float:
+    """How long the database fault that ended at ``ended`` lasted (0 for a kill)."""
+    for start, end in zip(run.faults_started, run.kills, strict=False):
+        if end == ended:
+            return end - start
+    return 0.0
 
 
 def _median(values: list[float]) -> float | None:
@@ -526,14 +683,21 @@ def check_moves(db_url: str, acked: dict[tuple[str, int], str]) -> tuple[int, in
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--only", default="input,connections,kills", help="phases to run, comma-separated")
+    parser.add_argument(
+        "--only", default="input,connections,kills,outage,freeze", help="phases to run, comma-separated"
+    )
     parser.add_argument("--postgres-url", default="postgresql://postgres@127.0.0.1:5432/postgres")
     parser.add_argument("--redis-url", default="redis://127.0.0.1:6379/0")
     parser.add_argument("--processes", type=int, default=2)
     parser.add_argument("--tables", type=int, default=20)
     parser.add_argument("--bot-tables", type=int, default=6)
-    parser.add_argument("--seconds", type=float, default=60.0, help="length of the kill phase")
+    parser.add_argument(
+        "--seconds", type=float, default=60.0, help="length of the kill, outage and freeze phases"
+    )
     parser.add_argument("--kill-every", type=float, default=6.0)
+    parser.add_argument("--fault-every", type=float, default=15.0, help="seconds between database faults")
+    parser.add_argument("--outage-seconds", type=float, default=5.0)
+    parser.add_argument("--freeze-seconds", type=float, default=10.0)
     parser.add_argument("--connections", type=int, default=500)
     parser.add_argument("--stalled", type=int, default=20)
     parser.add_argument("--seed", type=int, default=1)
@@ -547,7 +711,9 @@ def main() -> None:
         conn.execute(text(f'CREATE DATABASE "{name}"'))
     db_url = make_url(args.postgres_url).set(database=name).render_as_string(hide_password=False)
     tmp = Path(tempfile.mkdtemp(prefix="handfoot-fault-"))
-    common = ["--database-url", db_url, "--redis-url", args.redis_url, "--bot-delay", "0.3"]
+    target = make_url(args.postgres_url)
+    proxy = FaultProxy((target.host or HOST, target.port or 5432)).__enter__()  # passes bytes until a fault
+    common = ["--database-url", proxy.url(db_url), "--redis-url", args.redis_url, "--bot-delay", "0.3"]
     servers = [
         Server(free_port(), [*common, "--data", str(tmp / f"s{i}")], tmp / f"server{i}.log")
         for i in range(max(1, args.processes))
@@ -567,9 +733,14 @@ def main() -> None:
         if "kills" in phases:
             results["kills"] = asyncio.run(kills_phase(servers, db_url, args))
             print("kills:", results["kills"], flush=True)
+        for phase, mode in (("outage", REFUSE), ("freeze", FREEZE)):
+            if phase in phases:
+                results[phase] = asyncio.run(database_phase(servers, proxy, db_url, args, mode))
+                print(f"{phase}:", results[phase], flush=True)
     finally:
         for server in servers:
             server.stop()
+        proxy.__exit__(None, None, None)
         with admin.connect() as conn:
             conn.execute(text(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)'))
         admin.dispose()

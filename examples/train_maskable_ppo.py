@@ -1,14 +1,17 @@
 """Train a masked policy (sb3-contrib's MaskablePPO, PyTorch on the CPU) for one seat against random bots,
 and plot its win rate against the random and the heuristic bot as training goes.
 
-    pip install -e '.[train]'            # handfoot[rl] + sb3-contrib + torch 2.13.0 (CPU)
-    python examples/train_maskable_ppo.py --minutes 25 --out docs/rl-training.png
+    pip install -e '.[train]'            # handfoot[rl] + sb3-contrib + torch (docs/rl.md: the CPU build)
+    python examples/train_maskable_ppo.py --minutes 25 --out ~/handfoot-runs/ppo
+    python examples/train_maskable_ppo.py --smoke --out /tmp/ppo-smoke     # a few hundred steps
 
 The table: two players under kitchen-table rules, one hand per episode (``game_end = "hands"``,
-``hands_per_game = 1``), reward the zero-sum hand score / 1000. Every ``--eval-every`` steps the current
-policy (deterministic, masked) plays ``--eval-games`` hands against each opponent; a hand is won when the
-learner's side scores more. Figures go to ``<out>.json`` as training goes and the plot to ``<out>``.
-One core: ``torch.set_num_threads(1)``.
+``hands_per_game = 1``), reward the zero-sum hand score / 1000. The policy is evaluated before training
+(step 0) and every ``--eval-every`` steps after: deterministic and masked, it plays ``--eval-games``
+hands against each opponent; a hand is won when the learner's side scores more. Everything goes to the
+folder ``--out`` (made if missing; by default ``~/handfoot-runs/maskable-ppo``, outside the repository):
+``curve.json`` (the points, rewritten after each evaluation), ``curve.png`` (the plot) and ``model.zip``
+(the trained policy: ``MaskablePPO.load(path)``). One core: ``torch.set_num_threads(1)``.
 """
 
 from __future__ import annotations
@@ -30,10 +33,21 @@ MAX_CYCLES = 400  # a hand is cut after 400 moves per seat (a policy that only s
 RULES: dict[str, Any] = {"extends": "kitchen-table", "game_end": "hands", "hands_per_game": 1}
 
 
+DEFAULT_OUT = Path.home() / "handfoot-runs" / "maskable-ppo"
+# --smoke: enough steps for one PPO update and two evaluations, in seconds
+SMOKE = {"steps": 300, "n_steps": 128, "batch_size": 64, "eval_every": 256, "eval_games": 2}
+
+
 def make_env(opponent: str, rules: dict[str, Any] = RULES, players: int = 2) -> SingleSeatEnv:
     """The learner in seat 0, ``opponent`` bots elsewhere, one hand per episode."""
     return SingleSeatEnv(
-        rules, players, seat=0, opponents=opponent, zero_sum=True, reward_scale=0.001, max_cycles=MAX_CYCLES
+        rules,
+        players,
+        seat=0,
+        opponents=opponent,
+        reward="zero_sum",
+        reward_scale=0.001,
+        max_cycles=MAX_CYCLES,
     )
 
 
@@ -66,7 +80,10 @@ class Evaluate(BaseCallback):  # type: ignore[misc]
         self.start = time.perf_counter()
         self.train_seconds = 0.0
         self.points: list[dict[str, float]] = []
-        self.next_eval = 0
+        self.next_eval = every
+
+    def _on_training_start(self) -> None:
+        self.evaluate()  # the untrained policy, at step 0
 
     def _on_step(self) -> bool:
         if self.num_timesteps >= self.next_eval:
@@ -75,7 +92,8 @@ class Evaluate(BaseCallback):  # type: ignore[misc]
         return time.perf_counter() - self.start < self.seconds
 
     def _on_training_end(self) -> None:
-        self.evaluate()
+        if not self.points or self.points[-1]["steps"] != self.num_timesteps:
+            self.evaluate()
 
     def evaluate(self) -> None:
         began = time.perf_counter()
@@ -87,7 +105,7 @@ class Evaluate(BaseCallback):  # type: ignore[misc]
         }
         self.points.append(point)
         print(json.dumps(point), flush=True)
-        self.out.with_suffix(".json").write_text(json.dumps(self.points, indent=1))
+        (self.out / "curve.json").write_text(json.dumps(self.points, indent=1))
 
 
 def plot(points: list[dict[str, float]], out: Path, title: str) -> None:
@@ -121,8 +139,18 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--n-steps", type=int, default=2048, help="PPO rollout length")
     parser.add_argument("--batch-size", type=int, default=256, help="PPO minibatch size")
-    parser.add_argument("--out", type=Path, default=Path("docs/rl-training.png"))
+    parser.add_argument(
+        "--out", type=Path, default=DEFAULT_OUT, help="folder for curve.json, curve.png and model.zip"
+    )
+    parser.add_argument("--smoke", action="store_true", help="a few hundred steps: checks the set-up")
     args = parser.parse_args(argv)
+    if args.smoke:
+        for key, value in SMOKE.items():
+            setattr(args, key, value)
+    out: Path = args.out.expanduser()
+    if out.exists() and not out.is_dir():
+        parser.error(f"--out {out} is a file: give a folder")
+    out.mkdir(parents=True, exist_ok=True)
     torch.set_num_threads(1)
     np.random.seed(args.seed)
     env = make_env("random")
@@ -135,13 +163,14 @@ def main(argv: list[str] | None = None) -> None:
         verbose=0,
         device="cpu",
     )
-    callback = Evaluate(args.eval_every, args.eval_games, args.minutes * 60, args.out)
+    callback = Evaluate(args.eval_every, args.eval_games, args.minutes * 60, out)
     began = time.perf_counter()
     model.learn(total_timesteps=args.steps, callback=callback)
     minutes = (time.perf_counter() - began) / 60
     title = f"MaskablePPO vs random bots, 2-player kitchen-table hands ({minutes:.0f} min, one core)"
-    plot(callback.points, args.out, title)
-    print(f"trained {model.num_timesteps} steps in {minutes:.1f} min; plot written to {args.out}")
+    plot(callback.points, out / "curve.png", title)
+    model.save(out / "model.zip")
+    print(f"trained {model.num_timesteps} steps in {minutes:.1f} min; curve, plot and model in {out}")
 
 
 if __name__ == "__main__":

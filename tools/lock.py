@@ -11,8 +11,11 @@ locked versions. Its first line records a digest of the dependency lists it was 
 ``--check`` compares with pyproject.toml, so a dependency added without refreshing the lock stops
 ``make`` with a message instead of installing an unpinned version.
 
-Local version labels (``2.13.0+cpu``) are dropped: ``torch==2.13.0`` takes the build pip prefers here
-(a CPU build on disk) and the plain release elsewhere. Needs only the standard library and pip >= 23.
+Where pyproject.toml gives a range for users (``torch>=2.3,<3``, so a torch already installed is kept),
+``[tool.handfoot.lock] prefer`` narrows what the lock resolves to the version CI tests (``torch==2.13.0``,
+the CPU build make finds in /opt/wheels), without narrowing the package's own requirements. Local
+version labels (``2.13.0+cpu``) are dropped: ``torch==2.13.0`` takes the build pip prefers here (a CPU
+build on disk) and the plain release elsewhere. Needs only the standard library and pip >= 23.
 """
 
 from __future__ import annotations
@@ -50,17 +53,21 @@ class Inputs:
     requires_python: str
     dependencies: tuple[str, ...]
     extras: dict[str, tuple[str, ...]]
+    prefer: tuple[str, ...] = ()  # [tool.handfoot.lock] prefer: resolved with the rest, lock only
 
 
 def project_inputs(pyproject: Path = PYPROJECT) -> Inputs:
     """The lock's inputs as pyproject.toml gives them."""
-    project = tomllib.loads(pyproject.read_text("utf-8"))["project"]
+    data = tomllib.loads(pyproject.read_text("utf-8"))
+    project = data["project"]
     extras = project.get("optional-dependencies", {})
+    prefer = data.get("tool", {}).get("handfoot", {}).get("lock", {}).get("prefer", [])
     return Inputs(
         name=str(project["name"]),
         requires_python=str(project.get("requires-python", "")),
         dependencies=tuple(project.get("dependencies", [])),
         extras={str(name): tuple(reqs) for name, reqs in extras.items()},
+        prefer=tuple(str(r) for r in prefer),
     )
 
 
@@ -80,7 +87,7 @@ def requirements(inputs: Inputs) -> list[str]:
             continue  # its extras are listed anyway, all of them being resolved
         if requirement not in out:
             out.append(requirement)
-    return out
+    return [*out, *(r for r in inputs.prefer if r not in out)]
 
 
 def resolve(reqs: list[str]) -> dict[str, str]:

@@ -11,41 +11,58 @@ Suits matter only to tell red 3s from black 3s, and for display; the engine coun
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
+from typing import Final
 
 from handfoot.wording import show
 
-RANKS = "AKQJT98765432"
-SUITS = "SHDC"
-JOKER_ID = 52
-NUM_CARD_IDS = 53
+RANKS: Final = "AKQJT98765432"
+SUITS: Final = "SHDC"
+JOKER_ID: Final = 52
+NUM_CARD_IDS: Final = 53
 
 # Kind indices. Wilds first, then naturals from high to low, then the threes.
-JOKER = 0
-DEUCE = 1
-ACE = 2
-KING = 3
-QUEEN = 4
-JACK = 5
-TEN = 6
-NINE = 7
-EIGHT = 8
-SEVEN = 9
-SIX = 10
-FIVE = 11
-FOUR = 12
-BLACK_THREE = 13
-RED_THREE = 14
-NUM_KINDS = 15
+JOKER: Final = 0
+DEUCE: Final = 1
+ACE: Final = 2
+KING: Final = 3
+QUEEN: Final = 4
+JACK: Final = 5
+TEN: Final = 6
+NINE: Final = 7
+EIGHT: Final = 8
+SEVEN: Final = 9
+SIX: Final = 10
+FIVE: Final = 11
+FOUR: Final = 12
+BLACK_THREE: Final = 13
+RED_THREE: Final = 14
+NUM_KINDS: Final = 15
 
-WILD_KINDS: tuple[int, ...] = (JOKER, DEUCE)
-NATURAL_KINDS: tuple[int, ...] = tuple(range(ACE, FOUR + 1))
+WILD_KINDS: Final[tuple[int, ...]] = (JOKER, DEUCE)
+NATURAL_KINDS: Final[tuple[int, ...]] = tuple(range(ACE, FOUR + 1))
 # Kinds that can name a meld: the natural ranks and black 3 (kitchen-table's going-out meld).
-MELD_RANKS: tuple[int, ...] = (*NATURAL_KINDS, BLACK_THREE)
+MELD_RANKS: Final[tuple[int, ...]] = (*NATURAL_KINDS, BLACK_THREE)
 # A meld made only of wilds (where a table allows them) is filed under this pseudo-rank.
-WILD_RANK: int = JOKER
+WILD_RANK: Final[int] = JOKER
 
-KIND_NAMES: tuple[str, ...] = ("JK", "2", "A", "K", "Q", "J", "T", "9", "8", "7", "6", "5", "4", "3B", "3R")
-KIND_WORDS = (
+KIND_NAMES: Final[tuple[str, ...]] = (
+    "JK",
+    "2",
+    "A",
+    "K",
+    "Q",
+    "J",
+    "T",
+    "9",
+    "8",
+    "7",
+    "6",
+    "5",
+    "4",
+    "3B",
+    "3R",
+)
+KIND_WORDS: Final = (
     "joker",
     "2",
     "ace",
@@ -62,7 +79,7 @@ KIND_WORDS = (
     "black 3",
     "red 3",
 )
-KIND_PLURALS = (
+KIND_PLURALS: Final = (
     "jokers",
     "2s",
     "aces",
@@ -80,7 +97,7 @@ KIND_PLURALS = (
     "red 3s",
 )
 # Rank letter used for a meld's target in the notation ("K: 2C JK"); wild melds use "W".
-RANK_LETTER = ("W", "", "A", "K", "Q", "J", "T", "9", "8", "7", "6", "5", "4", "3", "")
+RANK_LETTER: Final = ("W", "", "A", "K", "Q", "J", "T", "9", "8", "7", "6", "5", "4", "3", "")
 
 _RANK_TO_KIND = {"A": ACE, "K": KING, "Q": QUEEN, "J": JACK, "T": TEN, "9": NINE, "8": EIGHT}
 _RANK_TO_KIND.update({"7": SEVEN, "6": SIX, "5": FIVE, "4": FOUR, "2": DEUCE})
@@ -95,11 +112,11 @@ def _kind_of_id(card: int) -> int:
     return _RANK_TO_KIND[rank]
 
 
-KIND_OF: tuple[int, ...] = tuple(_kind_of_id(c) for c in range(NUM_CARD_IDS))
-CODE_OF: tuple[str, ...] = (*(RANKS[c // 4] + SUITS[c % 4] for c in range(52)), "JK")
+KIND_OF: Final[tuple[int, ...]] = tuple(_kind_of_id(c) for c in range(NUM_CARD_IDS))
+CODE_OF: Final[tuple[str, ...]] = (*(RANKS[c // 4] + SUITS[c % 4] for c in range(52)), "JK")
 _ID_OF_CODE = {code: i for i, code in enumerate(CODE_OF)}
 # The card ids of each kind, in suit order: the order in which an unsuited request picks a card.
-IDS_OF_KIND: tuple[tuple[int, ...], ...] = tuple(
+IDS_OF_KIND: Final[tuple[tuple[int, ...], ...]] = tuple(
     tuple(c for c in range(NUM_CARD_IDS) if KIND_OF[c] == k) for k in range(NUM_KINDS)
 )
 
@@ -181,4 +198,4 @@ def sort_key(card: int) -> tuple[int, int]:
 
 
 # Every card id in display order (see ``sort_key``).
-DISPLAY_ORDER: tuple[int, ...] = tuple(sorted(range(NUM_CARD_IDS), key=sort_key))
+DISPLAY_ORDER: Final[tuple[int, ...]] = tuple(sorted(range(NUM_CARD_IDS), key=sort_key))

@@ -17,17 +17,23 @@ import os
 import re
 import sys
 import traceback
-from importlib.metadata import PackageNotFoundError, version
 from typing import Annotated
 
 import typer
 
+from handfoot import package_version
 from handfoot.commands import (
     EXIT_BAD_INPUT,
+    bot_cmd,
+    compare_cmd,
+    db_cmd,
     error_object,
     hint_cmd,
     json_errors,
+    league_cmd,
+    play_cmd,
     replay_cmd,
+    review_cmd,
     rules_cmd,
     score_cmd,
     serve_cmd,
@@ -46,14 +52,6 @@ app = typer.Typer(
     rich_markup_mode="markdown",  # docstrings' single line breaks join, as in the source's paragraphs
     context_settings={"help_option_names": ["-h", "--help"]},
 )
-
-
-def package_version() -> str:
-    """The installed version of handfoot (``unknown`` when run from a source tree not installed)."""
-    try:
-        return version("handfoot")
-    except PackageNotFoundError:
-        return "unknown"
 
 
 def _print_version(value: bool) -> None:
@@ -79,8 +77,14 @@ rules_cmd.register(app)
 score_cmd.register(app)
 replay_cmd.register(app)
 simulate_cmd.register(app)
+compare_cmd.register(app)
+league_cmd.register(app)
 hint_cmd.register(app)
+review_cmd.register(app)
 serve_cmd.register(app)
+db_cmd.register(app)
+bot_cmd.register(app)
+play_cmd.register(app)
 
 
 def wants_json(args: list[str]) -> bool:

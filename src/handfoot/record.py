@@ -31,12 +31,15 @@ from handfoot.engine.game import Game
 from handfoot.engine.moves import MoveSyntaxError, parse_move
 from handfoot.engine.openings import pile_pickup
 from handfoot.engine.pile import frozen_refusal
+from handfoot.engine.scoring import score_lines
 from handfoot.engine.state import HandState, Seating
 from handfoot.rules import PRESET_NAMES, RuleError, RuleSet, load_rules, preset, rules_to_mapping
 from handfoot.rules.options import GameEnd
+from handfoot.text import text_problem
 from handfoot.wording import plural, show
 
-RECORD_KEYS = ("rules", "players", "seed", "dealer", "deals", "moves")
+RECORD_KEYS = ("rules", "players", "seed", "dealer", "deals", "moves", "names")
+NAME_LIMIT = 64  # the longest name a record gives a seat (as a table's seats take)
 DEAL_KEYS = ("hands", "feet", "stock", "discard")
 DEFAULT_RULES = "kitchen-table"
 # The ``rule`` of a replay error for a move whose text does not follow the notation.
@@ -54,6 +57,7 @@ class Record:
     ``rules_source`` is what the record's ``rules`` key holds (a preset name or an override table) and
     ``rules`` the rule set it makes. ``deals`` has one entry per hand from the first, ``None`` for a hand
     shuffled from the seed. ``moves`` are texts in the move notation, in the order they are played.
+    ``names`` gives each seat's player name (None for a seat without one), or is empty (no names).
     """
 
     rules: RuleSet
@@ -63,6 +67,12 @@ class Record:
     dealer: int = 0
     deals: tuple[DealSpec | None, ...] = ()
     moves: tuple[str, ...] = ()
+    names: tuple[str | None, ...] = ()
+
+    def seat_name(self, seat: int) -> str:
+        """``Sam (seat 2)`` where the record names the seat's player, else ``seat 2`` (seats from 0)."""
+        name = self.names[seat] if seat < len(self.names) else None
+        return f"{name} (seat {seat})" if name else f"seat {seat}"
 
     def new_game(self) -> Game:
         """A fresh ``Game`` at the record's start, before any move."""
@@ -82,6 +92,8 @@ class Record:
         if self.deals:
             out["deals"] = [None if spec is None else deal_to_json(spec) for spec in self.deals]
         out["moves"] = list(self.moves)
+        if self.names:
+            out["names"] = list(self.names)
         return out
 
     def dumps(self) -> str:
@@ -236,7 +248,28 @@ def parse_record(data: Any) -> Record:
             raise RecordError(
                 f'moves[{index}] is {show(move)}; allowed: a move text such as "draw" or "discard 5H"'
             )
-    return Record(rules, source, players, seed, dealer, deals, tuple(moves))
+    names = _names(data.get("names", []), players)
+    return Record(rules, source, players, seed, dealer, deals, tuple(moves), names)
+
+
+def _names(value: Any, players: int) -> tuple[str | None, ...]:
+    """A record's ``names``: empty, or one entry per seat, a name (text of at most ``NAME_LIMIT``
+    characters, no control characters) or null."""
+    allowed = (
+        f"a list of {players} names (text of at most {NAME_LIMIT} characters, or null), one per seat, "
+        'such as ["Sam", null, "Ann", "Bob"]'
+    )
+    if not isinstance(value, list) or (value and len(value) != players):
+        raise RecordError(f"names is {show(value)}; allowed: {allowed}")
+    out: list[str | None] = []
+    for seat, name in enumerate(value):
+        if name is not None and not isinstance(name, str):
+            raise RecordError(f"names[{seat}] is {show(name)}; allowed: {allowed}")
+        problem = text_problem(name, NAME_LIMIT) if name else None
+        if problem:
+            raise RecordError(f"names[{seat}] is {show(name)}: {problem}")
+        out.append(name or None)
+    return tuple(out)
 
 
 def loads_record(text: str, name: str = "the record") -> Record:
@@ -388,10 +421,37 @@ def take_pile_of(game: Game) -> dict[str, Any]:
     }
 
 
-def report(game: Game, error: ReplayError | None = None) -> dict[str, Any]:
+# Why a hand ended, in words (a hand's ``reason`` in ``report``).
+END_WORDS = {
+    "went_out": "went out",
+    "stock_empty": "the stock ran out and nobody could take the pile",
+    "last_round": "the last round after melding out ended",
+}
+
+
+def hand_json(game: Game, index: int) -> dict[str, Any]:
+    """Finished hand ``index`` of ``game`` as ``report`` gives it: ``scores`` per side, the seat that
+    ``went_out`` (or None), the ``reason`` it ended (``went_out``, ``stock_empty``, ``last_round``) and
+    ``lines``, each side's score item by item (``label``, ``count``, ``points``: they add up to its
+    score)."""
+    result = game.results[index]
+    rules = game.rules.for_hand(index)
+    return {
+        "scores": list(result.scores),
+        "went_out": result.went_out,
+        "reason": result.reason,
+        "lines": [
+            [{"label": ln.label, "count": ln.count, "points": ln.points} for ln in score_lines(rules, tally)]
+            for tally in result.tallies
+        ],
+    }
+
+
+def report(game: Game, error: ReplayError | None = None, names: Sequence[str | None] = ()) -> dict[str, Any]:
     """The position of ``game`` as the JSON object ``handfoot replay --json`` prints.
 
-    Keys: ``hands`` (each finished hand's ``scores`` per side and the seat that ``went_out``, or None),
+    Keys: ``names`` (each seat's player name from the record, or None), ``hands`` (each finished hand's
+    ``hand_json``: scores per side, who went out, why it ended and the score item by item),
     ``totals`` per side, ``finished``, ``winner`` (a side, None while playing or on a tie), ``to_move``
     (None once finished), ``legal`` (the text of every legal atomic move), ``seats`` (each seat's
     ``hand`` and unplayed ``foot``, sorted card codes), ``stock`` (cards left) and ``discard`` (the
@@ -401,7 +461,8 @@ def report(game: Game, error: ReplayError | None = None) -> dict[str, Any]:
     """
     state = game.state
     out: dict[str, Any] = {
-        "hands": [{"scores": list(result.scores), "went_out": result.went_out} for result in game.results],
+        "names": [names[seat] if seat < len(names) else None for seat in range(game.players)],
+        "hands": [hand_json(game, index) for index in range(len(game.results))],
         "totals": list(game.totals),
         "finished": game.finished,
         "winner": game.winner,
@@ -454,20 +515,24 @@ def rules_source_of(rules: RuleSet) -> str | dict[str, Any]:
     return full
 
 
-def record_of(game: Game, rules_source: str | dict[str, Any] | None = None) -> Record:
+def record_of(
+    game: Game, rules_source: str | dict[str, Any] | None = None, names: Sequence[str | None] = ()
+) -> Record:
     """A record of ``game`` as played so far: its rules (``rules_source`` if given, else the shortest
     form from ``rules_source_of``), table, explicit deals and every move, which replays to the same
-    position."""
+    position; ``names``: the players' names by seat (None for a seat without one), if any."""
     source = rules_source if rules_source is not None else rules_source_of(game.rules)
     deals = list(game.deals)
     while deals and deals[-1] is None:
         deals.pop()
     moves = tuple(text for hand in game.history for text in hand)
-    return Record(game.rules, source, game.players, game.seed, game.first_dealer, tuple(deals), moves)
+    named = tuple(names) if any(names) else ()
+    return Record(game.rules, source, game.players, game.seed, game.first_dealer, tuple(deals), moves, named)
 
 
 __all__ = [
     "DEAL_KEYS",
+    "END_WORDS",
     "NOTATION_RULE",
     "RECORD_KEYS",
     "Record",
@@ -475,6 +540,7 @@ __all__ = [
     "ReplayError",
     "check_deal",
     "deal_to_json",
+    "hand_json",
     "load_record",
     "loads_record",
     "parse_record",

@@ -87,3 +87,18 @@ def alternatives(items: Iterable[object], word: str = "or") -> str:
     if len(texts) <= 1:
         return "".join(texts)
     return f"{', '.join(texts[:-1])} {word} {texts[-1]}"
+
+
+_NUMBER_WORDS = ("no", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten")
+
+
+def spelled(count: int, word: str, words: str | None = None) -> str:
+    """``one book``, ``two clean books``, ``no books``: the count in words up to ten (digits beyond), then
+    the word, plural unless the count is one (``words`` for an irregular plural)."""
+    number = _NUMBER_WORDS[count] if 0 <= count < len(_NUMBER_WORDS) else str(count)
+    return f"{number} {word if count == 1 else (words or word + 's')}"
+
+
+def sentence_list(items: Iterable[object]) -> str:
+    """``a, b and c``: the items joined for a sentence (``alternatives`` with "and")."""
+    return alternatives(items, "and")

@@ -6,8 +6,8 @@ import { cardName, isRed, isWild, rankLabel, SUIT_SYMBOL, suitOf } from "./cards
 export function Header({ children }: { children?: ComponentChildren }) {
   return (
     <header class="topbar">
-      <a class="brand" href="/">
-        <span class="brand-suit" aria-hidden="true">♥♠</span> Hand and Foot
+      <a class="brand" href="/" aria-label="Hand and Foot: the lobby">
+        <span class="brand-suit" aria-hidden="true">♥♠</span> <span class="brand-name">Hand and Foot</span>
       </a>
       <nav aria-label="Pages">
         <a href="/">Lobby</a>
@@ -23,12 +23,14 @@ export interface CardProps {
   small?: boolean;
   selected?: boolean;
   staged?: string | undefined;
+  /** Just received (drawn, or taken with the pile): marked until the player's next action. */
+  fresh?: boolean;
   onClick?: () => void;
   label?: string;
 }
 
 /** A card face; a button when it can be clicked (selected cards are raised and outlined). */
-export function Card({ code, small, selected, staged, onClick, label }: CardProps) {
+export function Card({ code, small, selected, staged, fresh, onClick, label }: CardProps) {
   const suit = suitOf(code);
   const classes = [
     "card",
@@ -38,6 +40,8 @@ export function Card({ code, small, selected, staged, onClick, label }: CardProp
     small ? "small" : "",
     selected ? "selected" : "",
     staged ? "staged" : "",
+    fresh ? "fresh" : "",
+    suit ? `suit-${suit}` : "",
   ]
     .filter(Boolean)
     .join(" ");
@@ -48,7 +52,7 @@ export function Card({ code, small, selected, staged, onClick, label }: CardProp
         <span class="suit">{code === "JK" ? "" : SUIT_SYMBOL[suit]}</span>
       </span>
       <span class="pip" aria-hidden="true">
-        {code === "JK" ? "JOKER" : SUIT_SYMBOL[suit]}
+        {code === "JK" ? "★" : SUIT_SYMBOL[suit]}
       </span>
       {staged ? <span class="staged-tag" aria-hidden="true">{staged}</span> : null}
     </>
@@ -61,7 +65,7 @@ export function Card({ code, small, selected, staged, onClick, label }: CardProp
         class={classes}
         data-card={code}
         aria-pressed={selected ? "true" : "false"}
-        aria-label={staged ? `${name} (in group ${staged})` : name}
+        aria-label={staged ? `${name} (in group ${staged})` : fresh ? `${name} (new)` : name}
         onClick={onClick}
         disabled={Boolean(staged)}
       >

@@ -1,8 +1,11 @@
 // The lobby: create a table (a preset, any option changed, the player count, each seat an invitation
 // or a bot, private or listed), join by link, this browser's own tables, and the tables listed publicly.
 import { useEffect, useMemo, useState } from "preact/hooks";
-import { api, ApiError, type Created, type OptionInfo, type OptionValue, type PresetDetail, type PresetSummary, type TableSummary } from "./api";
+import { api, ApiError, rulesQuery, type Created, type OptionInfo, type OptionValue, type PresetDetail, type PresetSummary, type TableListing, type TableSummary } from "./api";
 import { Header } from "./components";
+import { botChoices } from "./bots";
+import { LinkField } from "./links";
+import { RulesPanel } from "./rules_panel";
 import { accessKey, forget, recentTables, remember, type RecentTable } from "./store";
 
 interface SeatChoice {
@@ -54,8 +57,14 @@ export function Lobby() {
   const [bots, setBots] = useState<string[]>([]);
   const [error, setError] = useState<string | null>(null);
   const [created, setCreated] = useState<Created | null>(null);
+  const [version, setVersion] = useState<string | null>(null);
 
   useEffect(() => {
+    // The version is the server's (its package metadata): the client has none of its own.
+    api.health().then(
+      (h) => setVersion(h.version),
+      () => setVersion(null),
+    );
     Promise.all([api.presets(), api.bots()]).then(
       ([p, b]) => {
         setPresets(p);
@@ -84,8 +93,14 @@ export function Lobby() {
           </div>
         </div>
       </main>
+      {version ? <footer class="version muted">handfoot {version}</footer> : null}
     </div>
   );
+}
+
+/** The print page of a preset with the options changed in the form (rules are no secret: they may go in the address). */
+export function printHref(preset: string, options: Record<string, OptionValue>): string {
+  return `/rules/print?${rulesQuery(preset, options)}`;
 }
 
 function CreateForm({ presets, bots, onCreated }: { presets: PresetSummary[]; bots: string[]; onCreated: (c: Created) => void }) {
@@ -98,6 +113,7 @@ function CreateForm({ presets, bots, onCreated }: { presets: PresetSummary[]; bo
   const [teams, setTeams] = useState<number[][] | null>(null);
   const [busy, setBusy] = useState(false);
   const [listed, setListed] = useState(false);
+  const [rulesOpen, setRulesOpen] = useState(false);
   const defaultBot = bots.includes("medium") ? "medium" : (bots[0] ?? "");
 
   useEffect(() => {
@@ -160,6 +176,8 @@ function CreateForm({ presets, bots, onCreated }: { presets: PresetSummary[]; bo
         players,
         seats: seats.map((s) => (s.kind === "bot" ? { kind: "bot", bot: s.bot } : { kind: "invite" })),
         public: listed,
+        // The first hand waits until everyone invited has opened their link (the host can start without them).
+        wait_for_players: true,
       });
       remember({
         id: result.table.id,
@@ -233,6 +251,18 @@ function CreateForm({ presets, bots, onCreated }: { presets: PresetSummary[]; bo
           </fieldset>
         ))}
       </details>
+      <p class="print-rules">
+        <button type="button" class="link" aria-haspopup="dialog" aria-expanded={rulesOpen} data-testid="lobby-rules" onClick={() => setRulesOpen(true)}>
+          These rules
+        </button>{" "}
+        ·{" "}
+        <a href={printHref(presetName, parsed.options)} target="_blank" rel="noopener">
+          Print these rules
+        </a>{" "}
+        <span class="muted">(one sheet, in plain words{changed ? `, ${changed} changed option${changed === 1 ? "" : "s"} marked` : ""})</span>
+      </p>
+
+      {rulesOpen ? <RulesPanel load={() => api.rules(presetName, parsed.options)} printHref={printHref(presetName, parsed.options)} onClose={() => setRulesOpen(false)} /> : null}
 
       <fieldset class="seats">
         <legend>Players and seats</legend>
@@ -271,9 +301,9 @@ function CreateForm({ presets, bots, onCreated }: { presets: PresetSummary[]; bo
                 }}
               >
                 <option value="invite">A person: invitation link</option>
-                {bots.map((b) => (
-                  <option key={b} value={`bot:${b}`}>
-                    Bot: {b}
+                {botChoices(bots).map((b) => (
+                  <option key={b.name} value={`bot:${b.name}`}>
+                    Bot: {b.label}
                   </option>
                 ))}
               </select>
@@ -372,8 +402,6 @@ function partnersText(table: TableSummary): string[] {
 
 function CreatedPanel({ created, onAnother }: { created: Created; onAnother: () => void }) {
   const { table, invites } = created;
-  const [copied, setCopied] = useState<string | null>(null);
-  const copy = (what: string, text: string) => void navigator.clipboard?.writeText(text).then(() => setCopied(what));
   const local = (link: string) => new URL(link).pathname + new URL(link).hash;
   const partnered = new Set(table.seats.map((s) => s.side)).size < table.seats.length;
   return (
@@ -388,6 +416,11 @@ function CreatedPanel({ created, onAnother }: { created: Created; onAnother: () 
         ))}
       </ul>
       <p>Send each person their own link. Whoever holds a link plays that seat, so send each one to one person only.</p>
+      {invites.length > 1 ? (
+        <p data-testid="waits-note">
+          The first hand waits until everyone invited has opened their link. At the table, the host can start without them: bots then play their seats until they come.
+        </p>
+      ) : null}
       <ul class="invites">
         {table.seats.map((seat) => {
           const invite = invites.find((i) => i.seat === seat.seat);
@@ -397,10 +430,7 @@ function CreatedPanel({ created, onAnother }: { created: Created; onAnother: () 
               {partnered ? <span class={`team team-${seat.side}`}>Team {seat.side + 1}</span> : null}
               {invite ? (
                 <>
-                  <input readOnly value={invite.link} aria-label={`Invitation link for seat ${seat.seat + 1}`} onFocus={(e) => (e.target as HTMLInputElement).select()} />
-                  <button type="button" onClick={() => copy(`seat${seat.seat}`, invite.link)}>
-                    {copied === `seat${seat.seat}` ? "Copied" : "Copy"}
-                  </button>
+                  <LinkField link={invite.link} label={`Invitation link for seat ${seat.seat + 1}`} testId={`invite-${seat.seat}`} />
                   <a class="button primary" href={`${local(invite.link)}&host=${created.host.key}`} data-testid={`play-seat-${seat.seat}`}>
                     Play this seat
                   </a>
@@ -413,10 +443,7 @@ function CreatedPanel({ created, onAnother }: { created: Created; onAnother: () 
         })}
       </ul>
       <p>
-        To watch: <input readOnly value={created.watch} aria-label="Watch link" onFocus={(e) => (e.target as HTMLInputElement).select()} />{" "}
-        <button type="button" onClick={() => copy("watch", created.watch)}>
-          {copied === "watch" ? "Copied" : "Copy"}
-        </button>
+        To watch: <LinkField link={created.watch} label="Watch link" />
       </p>
       <p class="muted">
         You are this table's host: the seat you play from here (and your host link below) can hand a missing player's seat to a bot, rename seats and end the game. This browser remembers it.
@@ -506,6 +533,7 @@ function RecentPanel() {
                 </details>
               ) : null}
               {s?.finished ? <a href={`/replay/${t.id}`}>Replay</a> : <a href={watchHref}>Watch</a>}
+              {t.token && s && s.hands.length > 0 ? <a href={`/review/${t.id}`}>Review my play</a> : null}
               <button
                 type="button"
                 class="link"
@@ -525,11 +553,11 @@ function RecentPanel() {
 }
 
 function WatchPanel() {
-  const [tables, setTables] = useState<TableSummary[] | null>(null);
+  const [tables, setTables] = useState<TableListing[] | null>(null);
   useEffect(() => {
-    api.tables().then(setTables, () => setTables([]));
+    api.tables(8).then(setTables, () => setTables([]));
   }, []);
-  const open = (tables ?? []).filter((t) => !t.finished).slice(-8).reverse();
+  const open = (tables ?? []).filter((t) => !t.finished);
   return (
     <section class="panel" aria-labelledby="watch-title" data-testid="public-tables">
       <h2 id="watch-title">Tables listed for anyone to watch</h2>

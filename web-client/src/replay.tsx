@@ -75,23 +75,28 @@ export function ReplayPage({ tableId }: { tableId: string }) {
     go(ends[0]?.step ?? count - 1);
   };
 
+  // The keys act on this render's step and count: the handler is replaced on every render (as the table
+  // page's is) and registered once, so a key pressed as soon as a step shows is never read with the
+  // previous render's values.
+  const keys = useRef<(ev: KeyboardEvent) => void>(() => undefined);
+  keys.current = (ev: KeyboardEvent) => {
+    const target = ev.target as HTMLElement | null;
+    if (target && (target.tagName === "INPUT" || target.tagName === "TEXTAREA" || target.tagName === "SELECT")) return;
+    if (ev.ctrlKey || ev.metaKey || ev.altKey) return;
+    if (ev.key === "ArrowRight") go(index + 1);
+    else if (ev.key === "ArrowLeft") go(index - 1);
+    else if (ev.key === "Home") go(0);
+    else if (ev.key === "End") go(count - 1);
+    else if (ev.key === "PageDown") nextHandEnd();
+    else if (ev.key === "PageUp") prevHand();
+    else return;
+    ev.preventDefault();
+  };
   useEffect(() => {
-    const onKey = (ev: KeyboardEvent) => {
-      const target = ev.target as HTMLElement | null;
-      if (target && (target.tagName === "INPUT" || target.tagName === "TEXTAREA" || target.tagName === "SELECT")) return;
-      if (ev.ctrlKey || ev.metaKey || ev.altKey) return;
-      if (ev.key === "ArrowRight") go(index + 1);
-      else if (ev.key === "ArrowLeft") go(index - 1);
-      else if (ev.key === "Home") go(0);
-      else if (ev.key === "End") go(count - 1);
-      else if (ev.key === "PageDown") nextHandEnd();
-      else if (ev.key === "PageUp") prevHand();
-      else return;
-      ev.preventDefault();
-    };
+    const onKey = (ev: KeyboardEvent) => keys.current(ev);
     window.addEventListener("keydown", onKey);
     return () => window.removeEventListener("keydown", onKey);
-  });
+  }, []);
 
   if (problem) {
     const mine = secretsOf(tableId);

@@ -107,3 +107,41 @@ export function setSound(on: boolean): void {
     // ignore
   }
 }
+
+const FOUR_KEY = "handfoot.four-colours";
+
+/** Whether cards are shown in four colours (spades black, hearts red, diamonds blue, clubs green). */
+export function fourColours(): boolean {
+  try {
+    return localStorage.getItem(FOUR_KEY) === "on";
+  } catch {
+    return false;
+  }
+}
+
+export function setFourColours(on: boolean): void {
+  try {
+    localStorage.setItem(FOUR_KEY, on ? "on" : "off");
+  } catch {
+    // private mode: the choice holds for this page only
+  }
+}
+
+const LESSONS_KEY = "handfoot.rule-lessons";
+
+/** Whether the table explains a rule in one line the first time it matters in a first hand. */
+export function ruleLessonsOn(): boolean {
+  try {
+    return localStorage.getItem(LESSONS_KEY) !== "off";
+  } catch {
+    return true;
+  }
+}
+
+export function setRuleLessons(on: boolean): void {
+  try {
+    localStorage.setItem(LESSONS_KEY, on ? "on" : "off");
+  } catch {
+    // private mode: the choice holds for this page only
+  }
+}

@@ -2,13 +2,14 @@
 
 A bot sees one seat's ``View`` and the list of legal moves, never a ``HandState``: whatever it knows it
 knows from the view, so it cannot cheat. The *runner* (a tournament, the server, the hint command)
-builds that list with ``legal_for``: the engine's atomic legal moves plus the compound openings of
-``opening_moves`` (several melds at once). A bot must return one of the moves it was given.
+builds that list with ``legal_for``: the engine's legal ids (``legal_ids``), nothing added. An opening
+of several groups is a sequence of those ids (stage each group, commit; ``bots.plan``). A bot must
+return one of the moves it was given.
 
-``legal_for`` returns a ``LegalMoves``: a ``Sequence[Move]`` that holds the atomic moves as their ids
-(``legal.ids``) and builds a ``Move`` only when one is read, from the mover's own cards (what
-``move_of_id`` would pick: lowest suit first). A bot that scores ids reads ``legal.ids`` and
-``legal.compound`` and builds only the move it plays; any other bot simply indexes or iterates.
+``legal_for`` returns a ``LegalMoves``: a ``Sequence[Move]`` that holds the moves as their ids
+(``legal.ids``) and builds a ``Move`` only when one is read, from the mover's own cards not staged
+(what ``move_of_id`` would pick: lowest suit first). A bot that scores ids reads ``legal.ids`` and
+builds only the move it plays; any other bot simply indexes or iterates.
 """
 
 from __future__ import annotations
@@ -24,7 +25,6 @@ from handfoot import cards as C
 from handfoot.engine.legal import legal_ids
 from handfoot.engine.moves import DECODED as ENGINE_DECODED
 from handfoot.engine.moves import Action, DecodedId, Move, move_for, move_id
-from handfoot.engine.openings import black_three_book_moves, opening_moves
 from handfoot.engine.state import HandState, Phase
 from handfoot.engine.views import SeatInfo, View
 
@@ -88,28 +88,24 @@ def held_counts(hand: Sequence[int]) -> list[int]:
 
 @mypyc_attr(allow_interpreted_subclasses=True)
 class LegalMoves(Sequence[Move]):
-    """The legal moves a runner passes a bot: atomic moves by id (sorted) then compound moves.
+    """The legal moves a runner passes a bot: the engine's legal ids, sorted.
 
     It is a ``Sequence[Move]`` (index, iterate, ``in``, ``len``); a ``Move`` for an id is built on first
-    read from the mover's own cards and the pile's top, which the mover sees anyway. ``ids`` and
-    ``compound`` let a bot score moves without building them; ``move_at(i)`` is ``self[i]``.
-    Holds no state: only ints and ``Move`` objects.
+    read from the mover's own cards not staged and the pile's top, which the mover sees anyway. ``ids``
+    lets a bot score moves without building them. Holds no state: only ints and ``Move`` objects.
     """
 
-    __slots__ = ("_built", "_held", "_moves", "compound", "ids", "pile_top")
+    __slots__ = ("_built", "_held", "_moves", "ids", "pile_top")
 
-    def __init__(
-        self, ids: Sequence[int], compound: Sequence[Move], held: Sequence[int], pile_top: int
-    ) -> None:
+    def __init__(self, ids: Sequence[int], held: Sequence[int], pile_top: int) -> None:
         self.ids: tuple[int, ...] = tuple(ids)
-        self.compound: tuple[Move, ...] = tuple(compound) if compound else ()
         self._held: tuple[int, ...] = tuple(held)
         self.pile_top = pile_top
         self._moves: list[Move | None] = [None] * len(self.ids)
         self._built = -1  # the index of the move built last (``id_of``)
 
     def __len__(self) -> int:
-        return len(self.ids) + len(self.compound)
+        return len(self.ids)
 
     @overload
     def __getitem__(self, index: int) -> Move: ...
@@ -130,8 +126,6 @@ class LegalMoves(Sequence[Move]):
                 self._moves[index] = move
             self._built = index
             return move
-        if count <= index < count + len(self.compound):
-            return self.compound[index - count]
         raise IndexError("legal move index out of range")
 
     def __iter__(self) -> Iterator[Move]:
@@ -149,11 +143,11 @@ class LegalMoves(Sequence[Move]):
                 index = -1
             if index >= 0 and self[index] == item:
                 return True
-        return item in self.compound
+        return False
 
     def __eq__(self, other: object) -> bool:
         if isinstance(other, LegalMoves):
-            return self.ids == other.ids and self.compound == other.compound and self._held == other._held
+            return self.ids == other.ids and self._held == other._held
         if isinstance(other, (list, tuple)):
             return list(self) == list(other)
         return NotImplemented
@@ -181,47 +175,23 @@ class LegalMoves(Sequence[Move]):
 
 
 def legal_for(state: HandState, ids: Sequence[int] | None = None) -> LegalMoves:
-    """What a runner passes a bot as ``legal``: every legal atomic move (id order), then the compound
-    openings proposed by ``opening_moves`` (and a whole book of black 3s, ``black_three_books``).
-    Computed from the full state by the runner, never the bot; what it holds besides the ids is the
-    mover's own hand and the pile's top card. ``ids``: the
-    engine's ``legal_ids(state)`` when the runner already has them.
-
-    Openings made on taking the pile are kept only when they use cards the player holds: the engine
-    also proposes openings that meld cards still hidden in the pile (or the stock), and passing those
-    would tell the bot what the pile hides.
-    """
+    """What a runner passes a bot as ``legal``: the engine's legal ids (``ids``, when the runner already
+    has them), as moves naming the mover's cards not staged. Computed by the runner, never the bot;
+    what it holds besides the ids is the mover's own cards and the pile's top card."""
     seat = state.to_move
-    held = state.hand_cards[seat]
+    held = state.unstaged_cards(seat)
     top = state.pile[-1] if state.pile else -1
     if state.phase is OVER:
-        return LegalMoves((), (), held, top)
-    compound = []
-    if not state.down[state.seating.owner_of[seat]]:
-        for move in opening_moves(state):
-            if move.action is PICKUP and not _all_held(state, seat, move):
-                continue
-            compound.append(move)
-    compound.extend(black_three_book_moves(state))  # a whole book of black 3s (black_three_books)
-    return LegalMoves(legal_ids(state) if ids is None else ids, compound, held, top)
+        return LegalMoves((), held, top)
+    return LegalMoves(legal_ids(state) if ids is None else ids, held, top)
 
 
 def atomic_id_in(legal: Sequence[Move], move: Move) -> int:
     """The id of ``move`` when it is one of ``legal``'s atomic moves exactly as built there (so the
-    engine's ``move_of_id`` gives the same cards), else -1 (a compound move, or not a ``LegalMoves``)."""
+    engine's ``move_of_id`` gives the same cards), else -1 (not a ``LegalMoves``)."""
     if not isinstance(legal, LegalMoves):
         return -1
     return legal.id_of(move)
-
-
-def _all_held(state: HandState, seat: int, move: Move) -> bool:
-    """True when every card the move names is in the seat's hand (as a multiset)."""
-    need: dict[int, int] = {}
-    for group in move.groups:
-        for card in group.cards:
-            need[card] = need.get(card, 0) + 1
-    held = state.hand_cards[seat]
-    return all(held[card] >= count for card, count in need.items())
 
 
 def is_answer(view: View) -> bool:

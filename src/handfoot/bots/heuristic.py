@@ -31,13 +31,23 @@ from mypy_extensions import mypyc_attr
 
 from handfoot import cards as C
 from handfoot.bots.base import DECODED, NO, YES, Bot, LegalMoves
+from handfoot.bots.plan import (
+    STEP_IDS,
+    PlanMemo,
+    continue_plan,
+    offers_staging,
+    opening_plans,
+    plan_steps,
+    seat_state,
+)
 from handfoot.bots.registry import register_bot
-from handfoot.engine.moves import YES_ID, Action, Move, group_counts
+from handfoot.engine.moves import YES_ID, Action, Move, group_counts, move_id
 from handfoot.engine.pile import IN_HAND_RULES
 from handfoot.engine.state import HandState, Phase, Seating
 from handfoot.engine.views import SeatInfo, View
 from handfoot.rules.cache import RulesCache
 from handfoot.rules.options import (
+    AllFeet,
     BookAdditions,
     Permission,
     PickupBeforeDown,
@@ -58,6 +68,9 @@ DRAW, DISCARD, MELD, ASK, LAY, YES_ACTION = (
     Action.YES,
 )
 DRAW_PHASE, PLAY_PHASE, ANSWER_PHASE = Phase.DRAW, Phase.PLAY, Phase.ANSWER
+# The score of a staging step (stage, commit, cancel): played only through a plan (``plan_choice``).
+STEP_SCORE = -1e6
+STEP_ACTIONS = (Action.STAGE, Action.COMMIT, Action.CANCEL)
 HOLD_RED_THREES, NEVER_BEFORE_DOWN, REST_FROM_STOCK = (
     RedThrees.HOLD,
     PickupBeforeDown.NEVER,
@@ -283,6 +296,8 @@ class Reading:
         total = clean + dirty + wild
         self.books = total
         need_clean = rules.go_out_clean - clean
+        if rules.wild_book_counts_clean and wild > rules.go_out_wild:
+            need_clean -= wild - rules.go_out_wild  # spare wild books stand in for clean ones
         need_dirty = rules.go_out_dirty - dirty
         need_wild = rules.go_out_wild - wild
         need_any = rules.go_out_books - total
@@ -291,9 +306,11 @@ class Reading:
         self.need_wild = need_wild = need_wild if need_wild > 0 else 0
         self.need_any = need_any = need_any if need_any > 0 else 0
         feet_ready = True
-        if rules.all_feet_to_go_out:
+        feet_rule = rules.all_feet_to_go_out
+        if feet_rule is not AllFeet.NONE:
+            entered = feet_rule is AllFeet.ENTERED
             for partner in partners:
-                if not in_foot[partner]:
+                if not in_foot[partner] and not (entered and not hand_counts[partner]):
                     feet_ready = False
                     break
         self.feet_ready = feet_ready
@@ -418,6 +435,9 @@ class HeuristicBot(Bot):
 
     name = "heuristic"
 
+    def __init__(self) -> None:
+        self.plans = PlanMemo()  # the steps left of the opening it is staging (a memo: see PlanMemo)
+
     def choose(self, view: View, legal: Sequence[Move], rng: random.Random) -> Move:
         """The best-scoring move of ``legal`` (see ``score_moves``); with a ``LegalMoves`` only the
         chosen move is ever built."""
@@ -425,7 +445,12 @@ class HeuristicBot(Bot):
             return self.answer_move(view, legal, rng)
         if len(legal) == 1:
             return legal[0]
-        return legal[best_index(score_moves(view, legal))]
+        r = Reading(view)
+        ids = _ids_of(legal)
+        step = plan_choice(r, view, ids, self.plans)
+        if step >= 0:
+            return legal[ids.index(step)]
+        return legal[best_index(score_reading(r, legal))]
 
     def choose_seat(self, info: SeatInfo, legal: Sequence[Move], rng: random.Random) -> Move:
         """``choose`` read from the seat's ``SeatInfo``: the same move, without a frozen view."""
@@ -435,13 +460,58 @@ class HeuristicBot(Bot):
         if info.phase is ANSWER_PHASE:
             wanted = YES if answer_permission(r) else NO
             return wanted if wanted in legal else legal[0]
-        if isinstance(legal, LegalMoves) and not legal.compound:
+        ids = _ids_of(legal)
+        step = plan_choice(r, info, ids, self.plans)
+        if step >= 0:
+            return legal[ids.index(step)]
+        if isinstance(legal, LegalMoves):
             return legal[best_id_index(r, legal.ids)]
         return legal[best_index(score_reading(r, legal))]
 
     def answer(self, view: View, rng: random.Random) -> bool:
         """Yes unless this seat's own cards would cost clearly more than the partner going out brings."""
         return answer_permission(Reading(view))
+
+
+def _ids_of(legal: Sequence[Move]) -> list[int]:
+    """The ids of the legal moves (a ``LegalMoves`` holds them)."""
+    if isinstance(legal, LegalMoves):
+        return list(legal.ids)
+    return [move_id(m) for m in legal]
+
+
+def plan_choice(r: Reading, info: SeatInfo | View, ids: Sequence[int], memo: PlanMemo | None = None) -> int:
+    """The staging step to play, or -1 to play the best atomic move: mid-staging, the next step of the
+    plan being staged (``bots.plan``; from ``memo`` where it holds it); else, where staging is offered
+    and a planned opening of several groups scores above every atomic move, its first step."""
+    if info.staged:
+        if memo is not None:
+            mid = memo.recall(info, ids)
+            if mid >= 0:
+                return mid
+        s = seat_state(info)
+        plans = opening_plans(s)
+        scores = _score_move_list(r, plans)
+        order = sorted(range(len(plans)), key=lambda i: -scores[i])
+        return continue_plan(s, [plans[i] for i in order], info.staged, ids)
+    if not offers_staging(ids):
+        return -1
+    s = seat_state(info)
+    plans = opening_plans(s)
+    if not plans:
+        return -1
+    plan_scores = _score_move_list(r, plans)
+    best = best_index(plan_scores)
+    atomic = [mid for mid in ids if mid not in STEP_IDS]
+    if atomic and max(score_ids(r, atomic)) >= plan_scores[best]:
+        return -1
+    steps = plan_steps(s, plans[best])
+    first = move_id(steps[0]) if steps else -1
+    if first not in ids:
+        return -1
+    if memo is not None:
+        memo.remember(info, steps)
+    return first
 
 
 def answer_permission(r: Reading) -> bool:
@@ -476,10 +546,7 @@ def score_moves(view: View, legal: Sequence[Move]) -> list[float]:
 def score_reading(r: Reading, legal: Sequence[Move]) -> list[float]:
     """``score_moves`` for a reading already made."""
     if isinstance(legal, LegalMoves):
-        scores = score_ids(r, legal.ids)
-        if legal.compound:
-            scores.extend(_score_move_list(r, legal.compound))
-        return scores
+        return score_ids(r, legal.ids)
     return _score_move_list(r, legal)
 
 
@@ -487,6 +554,9 @@ def _score_move_list(r: Reading, legal: Sequence[Move]) -> list[float]:
     if r.phase is DRAW_PHASE:
         out = []
         for move in legal:
+            if move.action in STEP_ACTIONS:
+                out.append(STEP_SCORE)
+                continue
             naturals, wilds = _wilds_of(move)
             out.append(_score_draw(r, move.action is DRAW, naturals, wilds))
         return out
@@ -512,6 +582,8 @@ def _score_move_list(r: Reading, legal: Sequence[Move]) -> list[float]:
             scores.append(_score_meld(r, groups, out_ok))
         elif action is LAY:
             scores.append(LAY_RED_THREE_SCORE)
+        elif action in STEP_ACTIONS:
+            scores.append(STEP_SCORE)
         else:
             scores.append(-1000.0)
     return scores
@@ -532,6 +604,9 @@ def score_ids(r: Reading, ids: Sequence[int]) -> list[float]:
         for mid in ids:
             fact = facts[mid]
             assert fact is not None
+            if mid in STEP_IDS:
+                out.append(STEP_SCORE)
+                continue
             out.append(_score_draw(r, fact[0] is DRAW, fact[2], fact[3]))
         return out
     if phase is ANSWER_PHASE:
@@ -556,6 +631,8 @@ def score_ids(r: Reading, ids: Sequence[int]) -> list[float]:
             scores.append(_score_ask(r))
         elif action is LAY:
             scores.append(LAY_RED_THREE_SCORE)
+        elif mid in STEP_IDS:
+            scores.append(STEP_SCORE)
         else:
             scores.append(-1000.0)
     return scores
@@ -594,6 +671,8 @@ def best_id_index(r: Reading, ids: Sequence[int]) -> int:
             score = _score_ask(r)
         elif action is LAY:
             score = LAY_RED_THREE_SCORE
+        elif mid in STEP_IDS:
+            score = STEP_SCORE
         else:
             score = -1000.0
         if score > top:
@@ -648,8 +727,8 @@ def _discard_bound(r: Reading) -> float:
 
 
 def _score_draw(r: Reading, is_draw: bool, naturals: int, wilds: int) -> float:
-    if is_draw:
-        return 0.0
+    if is_draw:  # naturals 1: the split draw (split_draw), the pile's top card and one stock card fewer
+        return _score_split_draw(r) if naturals else 0.0
     gain = r.pile_gain()
     if not r.down:  # taking the pile to open: always worth it, with as few wilds as possible
         return 500.0 + gain * 5 + naturals - 40 * wilds
@@ -658,6 +737,15 @@ def _score_draw(r: Reading, is_draw: bool, naturals: int, wilds: int) -> float:
     if r.rules.pickup_before_down in IN_HAND_RULES and wilds:
         return 100.0 + gain * 3 - 40 * wilds
     return 20.0 + gain * 5 + naturals
+
+
+def _score_split_draw(r: Reading) -> float:
+    """The pile's top card instead of a stock card: worth it when it joins a meld of the side's or makes
+    three of a rank with the pair held; else a stock card is the better gamble."""
+    top = KIND_OF[r.pile_top] if r.pile_top >= 0 else -1
+    if top >= 0 and (r.counts[top] >= 2 or top in r.melds):
+        return 2.0
+    return -1.0
 
 
 def _score_ask(r: Reading) -> float:

@@ -2,7 +2,9 @@
 
 ``hint(view, legal, budget)`` searches with ``IsmctsBot`` (the heuristic alone with ``budget=None``)
 and explains the move from what the view shows, for instance "Take the pile: two 9s in hand and 14
-cards in it". ``legal`` is what a runner passes any bot (``legal_for``).
+cards in it". ``legal`` is what a runner passes any bot (``legal_for``). Where the bot begins an
+opening of several groups (its first ``stage`` step), the hint names the whole opening in the notation
+(``meld KS KH KD | 8S 8H 8D``), which a client may send as it is (it is played as its steps).
 """
 
 from __future__ import annotations
@@ -13,10 +15,11 @@ from dataclasses import dataclass
 
 from handfoot import cards as C
 from handfoot.bots.base import Bot
-from handfoot.bots.heuristic import HeuristicBot, Reading, pile_gain
+from handfoot.bots.heuristic import HeuristicBot, Reading, _ids_of, pile_gain
 from handfoot.bots.ismcts import Budget, IsmctsBot
-from handfoot.engine.moves import Action, Move, group_counts, move_text
-from handfoot.engine.views import View
+from handfoot.bots.plan import next_step, opening_plans, seat_state
+from handfoot.engine.moves import Action, Move, group_counts, move_id, move_text
+from handfoot.engine.views import SeatInfo, View
 from handfoot.rules.options import RedThrees
 from handfoot.wording import plural
 
@@ -45,15 +48,35 @@ def _count(n: int, kind: int) -> str:
     return f"{word} {plural}"
 
 
-def hint(view: View, legal: Sequence[Move], budget: Budget | None = DEFAULT_BUDGET, seed: int = 0) -> Hint:
+def hint(
+    info: SeatInfo | View, legal: Sequence[Move], budget: Budget | None = DEFAULT_BUDGET, seed: int = 0
+) -> Hint:
     """The move the strongest bot makes here within ``budget`` (None: the heuristic, instantly) and
     why. ``legal`` must be non-empty; the search is reproducible for ``seed``."""
     if not legal:
         raise ValueError("no legal move: the hand is over")
     rng = random.Random(seed)
     bot: Bot = HeuristicBot() if budget is None else IsmctsBot(budget)
-    move = bot.choose(view, legal, rng)
+    if isinstance(info, View):
+        view = info
+        move = bot.choose(view, legal, rng)
+    else:  # the seat's reading with the public bounds (``Game.seat_info``): what every runner hands a bot
+        view = info.freeze()
+        move = bot.choose_seat(info, legal, rng)
+    if move.action is Action.STAGE and not view.staged:
+        move = planned_opening(view, legal, move)
     return Hint(move, move_text(move), explain(view, legal, move))
+
+
+def planned_opening(view: View, legal: Sequence[Move], step: Move) -> Move:
+    """The whole opening whose first step is ``step`` (as the bots plan it), or ``step`` itself."""
+    planning = seat_state(view)
+    ids = _ids_of(legal)
+    wanted = move_id(step)
+    for plan in opening_plans(planning):
+        if next_step(planning, plan, (), ids) == wanted:
+            return plan
+    return step
 
 
 def explain(view: View, legal: Sequence[Move], move: Move) -> str:
@@ -67,6 +90,12 @@ def explain(view: View, legal: Sequence[Move], move: Move) -> str:
         gain = pile_gain(view) + 1
         opening = "" if r.down else " and open"
         return f"Take the pile{opening}: {_count(held, top)} in hand and {plural(gain, 'card')} in it"
+    if action is Action.DRAW and move.card >= 0:  # the split draw (split_draw)
+        held = r.counts[top] if top >= 0 else 0
+        return (
+            f"Draw the pile's top card, {C.code(move.card)}, and one card fewer from the stock: "
+            f"you hold {_count(held, top)}"
+        )
     if action is Action.DRAW:
         if not any(m.action is Action.PICKUP for m in legal):
             if top < 0:

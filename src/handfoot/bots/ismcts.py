@@ -40,22 +40,25 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from handfoot import cards as C
-from handfoot.bots.base import DECODED, Bot, LegalMoves, _all_held, legal_for
+from handfoot.bots.base import DECODED, Bot, LegalMoves, legal_for
 from handfoot.bots.heuristic import (
     Reading,
+    _ids_of,
+    _score_move_list,
     answer_permission,
     best_id_index,
     best_index,
+    plan_choice,
     score_ids,
     score_reading,
     seating_of,
 )
+from handfoot.bots.plan import next_step, offers_staging, opening_plans, seat_state
 from handfoot.bots.registry import register_bot
 from handfoot.engine.apply import apply_checked
 from handfoot.engine.judge import check
 from handfoot.engine.legal import legal_ids, move_of_id
 from handfoot.engine.moves import NO_ID, YES_ID, Action, Move, move_id, move_text
-from handfoot.engine.openings import opening_moves
 from handfoot.engine.scoring import score_tally
 from handfoot.engine.state import HandState, Phase
 from handfoot.engine.tally import hand_tallies
@@ -139,16 +142,12 @@ def heuristic_step(world: HandState) -> bool:
     if world.phase is Phase.ANSWER:
         apply_checked(world, move_of_id(world, YES_ID if answer_permission(r) else NO_ID))
         return True
-    compound: list[Move] = []
-    if not r.down:
-        compound = [
-            m for m in opening_moves(world) if m.action is not Action.PICKUP or _all_held(world, seat, m)
-        ]
+    compound: list[Move] = opening_plans(world) if offers_staging(ids) else []
     if not ids and not compound:
         return False
     if compound:
         scores = score_ids(r, ids)
-        scores.extend(score_reading(r, compound))
+        scores.extend(_score_move_list(r, compound))
         best = best_index(scores)
     else:
         best = best_id_index(r, ids) if len(ids) > 1 else 0
@@ -200,12 +199,25 @@ class IsmctsBot(Bot):
         if len(legal) == 1:
             return legal[0]
         r = Reading(view)
+        ids = _ids_of(legal)
+        if view.staged:  # mid-staging: the plan being staged goes on (bots.plan)
+            return legal[ids.index(plan_choice(r, view, ids))]
+        plans: list[Move] = []
+        planning = seat_state(view) if offers_staging(ids) else None
+        if planning is not None:
+            plans = opening_plans(planning)
+        options = Options(legal, plans)
         scores = score_reading(r, legal)
-        order = sorted(range(len(legal)), key=lambda i: -scores[i])
-        candidates = self.candidates(view, legal, scores, order)
-        if len(candidates) <= 1:
-            return legal[order[0]]
-        return legal[self.search(view, legal, candidates, rng, caps)]
+        if plans:
+            scores = [*scores, *_score_move_list(r, plans)]
+        order = sorted(range(len(options)), key=lambda i: -scores[i])
+        candidates = self.candidates(view, options, scores, order)
+        chosen = order[0] if len(candidates) <= 1 else self.search(view, options, candidates, rng, caps)
+        if chosen < len(legal):
+            return legal[chosen]
+        assert planning is not None
+        step = next_step(planning, plans[chosen - len(legal)], (), ids)
+        return legal[ids.index(step)] if step >= 0 else legal[order[0]] if order[0] < len(legal) else legal[0]
 
     def candidates(
         self, view: View, legal: Sequence[Move], scores: Sequence[float], order: Sequence[int]
@@ -314,6 +326,22 @@ class IsmctsBot(Bot):
         return reward(hand_scores(world), side, self.scale)
 
 
+class Options(Sequence[Move]):
+    """The moves a decision weighs: the legal moves, then whole openings the bot planned (played as
+    their steps once chosen)."""
+
+    def __init__(self, legal: Sequence[Move], plans: Sequence[Move]) -> None:
+        self.legal = legal
+        self.plans = plans
+
+    def __len__(self) -> int:
+        return len(self.legal) + len(self.plans)
+
+    def __getitem__(self, index: int) -> Move:  # type: ignore[override]
+        count = len(self.legal)
+        return self.legal[index] if index < count else self.plans[index - count]
+
+
 def legal_side(view: View) -> int:
     """The side of the seat deciding."""
     return seating_of(view.rules, view.players).side_of[view.seat]
@@ -321,6 +349,8 @@ def legal_side(view: View) -> int:
 
 def _action_and_wilds(legal: Sequence[Move], index: int) -> tuple[Action, int]:
     """The action of ``legal[index]`` and the wilds it lays, from its id when ``legal`` has ids."""
+    if isinstance(legal, Options) and index < len(legal.legal):
+        return _action_and_wilds(legal.legal, index)
     if isinstance(legal, LegalMoves) and index < len(legal.ids):
         decoded = DECODED[legal.ids[index]]
         assert decoded is not None

@@ -19,7 +19,6 @@ from handfoot.bots.hint import hint
 from handfoot.bots.ismcts import Budget
 from handfoot.commands import EXIT_REFUSED, fail, json_errors
 from handfoot.commands.replay_cmd import illegal_move_text, record_or_fail
-from handfoot.engine.views import view
 from handfoot.record import replay
 
 
@@ -62,7 +61,7 @@ def hint_command(
     state = game.state
     seat = state.to_move
     budget = None if quick else Budget(iterations=iterations, seconds=None if iterations else seconds)
-    suggestion = hint(view(state, seat), legal_for(state), budget, seed)
+    suggestion = hint(game.seat_info(seat), legal_for(state), budget, seed)
     if json_output:
         typer.echo(json.dumps({"seat": seat, "move": suggestion.text, "reason": suggestion.reason}))
         return

@@ -24,7 +24,7 @@ from rich.text import Text
 
 from handfoot.commands import EXIT_REFUSED, fail, json_errors
 from handfoot.engine.state import Seating
-from handfoot.record import Record, RecordError, ReplayError, load_record, replay, report
+from handfoot.record import END_WORDS, Record, RecordError, ReplayError, load_record, replay, report
 from handfoot.wording import plural, show
 
 FileArg = Annotated[
@@ -52,7 +52,7 @@ def replay_command(file: FileArg, json_output: JsonOpt = False) -> None:
     json_errors(json_output)
     record = record_or_fail(file)
     game, error = replay(record)
-    data = report(game, error)
+    data = report(game, error, record.names)
     if json_output:
         typer.echo(json.dumps(data))
     else:
@@ -67,15 +67,33 @@ def _cards(codes: list[str]) -> str:
 
 
 def side_names(record: Record) -> list[str]:
-    """A label per side: ``side 0 (seats 0, 2)`` in partnerships, ``seat 1`` for a player alone."""
+    """A label per side: ``side 0 (seats 0, 2)`` in partnerships, ``seat 1`` for a player alone; with
+    the record's names, ``side 0 (Sam, Ann: seats 0, 2)`` and ``Bob (seat 1)``."""
     seating = Seating(record.rules, record.players)
     names = []
     for side, seats in enumerate(seating.side_seats):
         if len(seats) == 1:
-            names.append(f"seat {seats[0]}")
-        else:
-            names.append(f"side {side} (seats {', '.join(map(str, seats))})")
+            names.append(record.seat_name(seats[0]))
+            continue
+        numbers = ", ".join(map(str, seats))
+        named = [record.names[seat] or f"seat {seat}" for seat in seats] if record.names else []
+        who = f"{', '.join(n or '' for n in named)}: " if named else ""
+        names.append(f"side {side} ({who}seats {numbers})")
     return names
+
+
+def _line_text(line: dict[str, Any]) -> str:
+    """One item of a hand's score: ``clean books x2 +1000``."""
+    count = f" x{line['count']}" if line["count"] else ""
+    return f"{line['label']}{count} {line['points']:+d}"
+
+
+def hand_end_text(record: Record, hand: dict[str, Any]) -> str:
+    """Why a finished hand (a ``report`` hand) ended: ``Sam (seat 2) went out``, or the reason."""
+    if hand["went_out"] is not None:
+        return f"{record.seat_name(hand['went_out'])} went out"
+    reason = str(hand["reason"])
+    return END_WORDS.get(reason, reason)
 
 
 def print_report(console: Console, record: Record, data: dict[str, Any]) -> None:
@@ -99,24 +117,28 @@ def print_report(console: Console, record: Record, data: dict[str, Any]) -> None
     table.add_column("hand", justify="right")
     for name in sides:
         table.add_column(name, justify="right")
-    table.add_column("went out")
+    table.add_column("ended")
     for number, hand in enumerate(data["hands"]):
-        went_out = hand["went_out"]
-        table.add_row(
-            str(number), *map(str, hand["scores"]), "nobody" if went_out is None else f"seat {went_out}"
-        )
+        table.add_row(str(number), *map(str, hand["scores"]), hand_end_text(record, hand))
     table.add_row("total", *map(str, data["totals"]), "", style="bold")
     out(table)
+    for number, hand in enumerate(data["hands"]):
+        out(Text(f"Hand {number}: {hand_end_text(record, hand)}", style="bold"))
+        for side, lines in enumerate(hand["lines"]):
+            items = "; ".join(_line_text(line) for line in lines)
+            out(Text(f"  {sides[side]}: {hand['scores'][side]} = {items or 'nothing'}"), soft_wrap=True)
     if data["finished"]:
         winner = data["winner"]
         out(Text("Game over: " + ("a tie" if winner is None else f"{sides[winner]} wins"), style="bold"))
     else:
         out(Text(f"Game in progress: hand {len(data['hands'])}"))
-    out(Text("To move: " + ("nobody" if data["to_move"] is None else f"seat {data['to_move']}")))
+    out(Text("To move: " + ("nobody" if data["to_move"] is None else record.seat_name(data["to_move"]))))
     out(Text(f"Legal moves ({len(data['legal'])}): " + (", ".join(data["legal"]) or "none")), soft_wrap=True)
     for seat, cards in enumerate(data["seats"]):
-        out(Text(f"Seat {seat} hand: {_cards(cards['hand'])}"), soft_wrap=True)
-        out(Text(f"Seat {seat} foot: {_cards(cards['foot'])}"), soft_wrap=True)
+        who = record.seat_name(seat)
+        who = who[0].upper() + who[1:]
+        out(Text(f"{who} hand: {_cards(cards['hand'])}"), soft_wrap=True)
+        out(Text(f"{who} foot: {_cards(cards['foot'])}"), soft_wrap=True)
     out(Text(f"Stock: {plural(data['stock'], 'card')}"))
     out(Text(f"Discard pile (bottom first): {_cards(data['discard'])}"), soft_wrap=True)
     print_table(console, data)

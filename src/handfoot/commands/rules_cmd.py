@@ -1,5 +1,7 @@
 """``handfoot rules list | show | diff``: the presets, and what a rule set (preset or file) says.
 
+``rules show --format markdown|html`` writes the house rules in plain words (``handfoot.rules.plain``).
+
 Values are printed as they are written in a TOML rule file, so any row of ``rules show`` can be copied
 into a file that ``extends`` a preset.
 """
@@ -7,6 +9,7 @@ into a file that ``extends`` a preset.
 from __future__ import annotations
 
 import json
+from enum import StrEnum
 from typing import Annotated, Any
 
 import typer
@@ -27,6 +30,7 @@ from handfoot.rules import (
     rules_to_mapping,
 )
 from handfoot.rules.load import DEFAULT_PRESET
+from handfoot.rules.plain import RuleSheet, rule_sheet, sheet_html, sheet_markdown
 from handfoot.rules.toml import toml_value
 from handfoot.wording import plural
 
@@ -80,18 +84,46 @@ def list_presets(as_json: JsonOpt = False) -> None:
     _console().print(table)
 
 
+class SheetFormat(StrEnum):
+    """How ``rules show`` writes a rule set: the options table, or the rules in plain words."""
+
+    TABLE = "table"
+    MARKDOWN = "markdown"
+    HTML = "html"
+
+
+FormatOpt = Annotated[
+    SheetFormat,
+    typer.Option(
+        "--format",
+        help="table (every option by section), or the house rules in plain words as markdown or html "
+        "(grouped as the lobby groups them, changed options marked, the scoring table and the opening "
+        "minimums; the html prints on one sheet).",
+        case_sensitive=False,
+    ),
+]
+
+
 @rules_app.command("show")
-def show(source: SourceArg, as_json: JsonOpt = False) -> None:
+def show(source: SourceArg, as_json: JsonOpt = False, output_format: FormatOpt = SheetFormat.TABLE) -> None:
     """Show every option of a preset or rule file: its value and what it means, by section.
 
     For a rule file, first what it is: its own title and summary, the preset it extends and the options
-    it changes. With --json, one object of every option that reads back as a rule file.
+    it changes. With --json, one object of every option that reads back as a rule file. With --format
+    markdown or html, the house rules in plain words (the print page's text).
     """
     json_errors(as_json)
+    if as_json and output_format is not SheetFormat.TABLE:
+        fail(f"--json and --format {output_format.value} cannot be given together; allowed: one of them")
     rules, table = rules_and_table_or_fail(source)
     mapping = rules_to_mapping(rules)
     if as_json:
         typer.echo(json.dumps(mapping, indent=2, ensure_ascii=False))
+        return
+    if output_format is not SheetFormat.TABLE:
+        sheet = sheet_of(rules, table)
+        text = sheet_markdown(sheet) if output_format is SheetFormat.MARKDOWN else sheet_html(sheet)
+        typer.echo(text, nl=False)
         return
     console = _console()
     if table is None:
@@ -108,6 +140,15 @@ def show(source: SourceArg, as_json: JsonOpt = False) -> None:
             if OPTION_SECTION[name] == section:
                 options.add_row(Text(name), Text(toml_value(mapping[name])), Text(meaning(name)))
         console.print(options)
+
+
+def sheet_of(rules: RuleSet, table: dict[str, Any] | None) -> RuleSheet:
+    """The plain-words sheet of ``rules``: for a rule file (its ``table``), with the options that differ
+    from the preset it extends marked; for a preset, nothing marked."""
+    if table is None:
+        return rule_sheet(rules)
+    base_name = str(table.get("extends", DEFAULT_PRESET))
+    return rule_sheet(rules, preset(base_name), base_name)
 
 
 def meaning(option: str) -> str:

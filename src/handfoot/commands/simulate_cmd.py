@@ -3,10 +3,15 @@
     handfoot simulate --rules kitchen-table --players 4 --seats heuristic,ismcts --games 200 \\
         --seed 1 --workers 4 [--json] [--plot out.png] [--hands] [--max-moves 8000]
     handfoot simulate ... --scheduler tcp://10.0.0.5:8786     # on a Dask cluster (docs/cluster.md)
+    handfoot simulate ... --games-out games.jsonl --records records/ --trajectories decisions/
+    handfoot simulate --seats 'cmd:python examples/bots/first_legal.py',heuristic --move-time 2 \\
+        --on-bot-error fallback                                 # a program as a seat (docs/bot-protocol.md)
 
 Games are played in parallel and are reproducible for a seed whatever the worker count. Without
 ``--json`` a table per side is printed (wins with a 95% Wilson interval, mean score per hand, how often
-the side went out, decision times); ``--json`` prints one JSON object (see ``Summary.to_json``).
+the side went out, decision times); ``--json`` prints one JSON object (see ``Summary.to_json``): every
+mean with its 95% interval and the study's provenance (version, rules in full, seeds, seats, timing).
+``--games-out``, ``--records`` and ``--trajectories`` write each game as it finishes (docs/research.md).
 Progress goes to standard error after every hand: hands played of the estimated total, games finished,
 time spent and left (a bar on a terminal, else a line every few seconds; ``--quiet`` hides it). Bad
 input, ``--plot`` included, is refused before anything is played. Ctrl-C or SIGTERM stops the worker
@@ -22,7 +27,7 @@ import signal
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
-from typing import Annotated
+from typing import Annotated, NoReturn
 
 import typer
 from rich.console import Console
@@ -30,8 +35,11 @@ from rich.progress import BarColumn, Progress, TextColumn
 from rich.table import Table
 
 from handfoot.commands import EXIT_REFUSED, fail, json_errors, rules_or_fail
+from handfoot.engine.state import Seating
 from handfoot.sim.cluster import ClusterError, scheduler_address
+from handfoot.sim.outputs import GameFiles, check_outputs
 from handfoot.sim.progress import Snapshot
+from handfoot.sim.seats import DEFAULT_MOVE_TIME
 from handfoot.sim.tournament import DEFAULT_MAX_MOVES, Summary, TournamentConfig, check_config, parse_seats
 from handfoot.sim.tournament import run_tournament as run
 from handfoot.wording import alternatives, plural, show
@@ -50,8 +58,9 @@ SeatsOpt = Annotated[
     str,
     typer.Option(
         "--seats",
-        help="Bot per seat, comma separated (random, heuristic, ismcts[:BUDGET], easy, medium, hard); "
-        "one or two names repeat around the table.",
+        help="Player per seat, comma separated: a bot (random, heuristic, ismcts[:BUDGET], easy, medium, "
+        "hard), cmd:COMMAND (a program speaking docs/bot-protocol.md), policy:MODEL.zip (a saved "
+        "Stable-Baselines3 model) or python:MODULE:FACTORY; one or two repeat around the table.",
     ),
 ]
 GamesOpt = Annotated[int, typer.Option("--games", help="Games to play.")]
@@ -65,6 +74,43 @@ MaxMovesOpt = Annotated[
 ]
 
 
+GamesOutOpt = Annotated[
+    Path | None,
+    typer.Option("--games-out", help="Write one JSON line per game here (seeds, seats, scores, winner)."),
+]
+RecordsOpt = Annotated[
+    Path | None,
+    typer.Option(
+        "--records",
+        help="Write each game's record (docs/records.md; handfoot replay reads it) to this folder.",
+    ),
+]
+TrajectoriesOpt = Annotated[
+    Path | None,
+    typer.Option(
+        "--trajectories",
+        help="Write each game's decisions (observation, mask, action, reward) as .npz files to this folder; "
+        "needs handfoot[rl].",
+    ),
+]
+TrajectorySeatsOpt = Annotated[
+    str,
+    typer.Option(
+        "--trajectory-seats", help="The seats whose decisions --trajectories keeps: all, or 0,2,..."
+    ),
+]
+MoveTimeOpt = Annotated[
+    float, typer.Option("--move-time", help="Seconds a cmd: program has for each decision.")
+]
+OnBotErrorOpt = Annotated[
+    str,
+    typer.Option(
+        "--on-bot-error",
+        help="When a cmd: program fails (crashes, hangs, garbage, an illegal move, floods): forfeit (its "
+        "side loses the game) or fallback (--fallback-bot plays the seat to the end).",
+    ),
+]
+FallbackOpt = Annotated[str, typer.Option("--fallback-bot", help="The bot that takes a failed seat over.")]
 QuietOpt = Annotated[bool, typer.Option("--quiet", "-q", help="No progress on standard error.")]
 SchedulerOpt = Annotated[
     str | None,
@@ -89,6 +135,13 @@ def simulate_command(
     max_moves: MaxMovesOpt = DEFAULT_MAX_MOVES,
     quiet: QuietOpt = False,
     scheduler: SchedulerOpt = None,
+    games_out: GamesOutOpt = None,
+    records: RecordsOpt = None,
+    trajectories: TrajectoriesOpt = None,
+    trajectory_seats: TrajectorySeatsOpt = "all",
+    move_time: MoveTimeOpt = DEFAULT_MOVE_TIME,
+    on_bot_error: OnBotErrorOpt = "forfeit",
+    fallback_bot: FallbackOpt = "heuristic",
 ) -> None:
     """Play bots against each other and report who wins, by how much and how fast."""
     json_errors(json_output)
@@ -98,8 +151,23 @@ def simulate_command(
         allowed = alternatives(rule_set.players_allowed)
         fail(f"{rule_set.name} is played by {allowed} players, not {count}", EXIT_REFUSED)
     try:
-        config = TournamentConfig(rule_set, count, parse_seats(seats, count), games, seed, hands, max_moves)
+        recorded = parse_seat_list(trajectory_seats, count) if trajectories is not None else ()
+        config = TournamentConfig(
+            rule_set,
+            count,
+            parse_seats(seats, count),
+            games,
+            seed,
+            hands,
+            max_moves,
+            move_time=move_time,
+            on_bot_error=on_bot_error,
+            fallback=fallback_bot,
+            records=records is not None,
+            trajectory_seats=recorded,
+        )
         check_config(config)
+        check_outputs(games_out, records, trajectories)
     except ValueError as err:
         fail(str(err))
     if workers < 0:
@@ -116,15 +184,18 @@ def simulate_command(
         check_plot_path(plot)
     pool = workers or os.cpu_count() or 1
     unit = "hands" if hands else "games"
+    sides = Seating(rule_set, count).side_seats
     try:
-        with stop_on_sigterm(), progress_display(Console(stderr=True), unit, quiet) as show:
-            summary = run(config, pool, show, address)
+        with (
+            stop_on_sigterm(),
+            progress_display(Console(stderr=True), unit, quiet) as report,
+            GameFiles(config, sides, games_out, records, trajectories) as files,
+        ):
+            summary = run(config, pool, report, address, files.write)
     except ClusterError as err:
         fail(str(err))
     except (KeyboardInterrupt, Terminated) as stop:
-        signal_name = "SIGTERM" if isinstance(stop, Terminated) else "Ctrl-C"
-        typer.echo(f"stopped by {signal_name}: no results", err=True)
-        raise typer.Exit(143 if isinstance(stop, Terminated) else 130) from None
+        stopped(stop)
     data = summary.to_json()
     if json_output:
         typer.echo(json.dumps(data))
@@ -137,6 +208,25 @@ def simulate_command(
         plot_summary(summary, plot)
         if not json_output:
             typer.echo(f"plot written to {plot}")
+
+
+def parse_seat_list(text: str, players: int) -> tuple[int, ...]:
+    """Seats from ``all`` or ``0,2,...`` (each from 0 to ``players - 1``, no repeats); ValueError
+    saying what is allowed otherwise."""
+    if text.strip() == "all":
+        return tuple(range(players))
+    try:
+        seats = tuple(int(part) for part in text.split(","))
+    except ValueError:
+        raise ValueError(
+            f"--trajectory-seats {show(text)}: give all, or seat numbers 0 to {players - 1} "
+            "separated by commas"
+        ) from None
+    if len(set(seats)) != len(seats) or not all(0 <= s < players for s in seats):
+        raise ValueError(
+            f"--trajectory-seats {show(text)}: each seat once, from 0 to {players - 1} at {players} players"
+        )
+    return seats
 
 
 def check_plot_path(plot: str) -> None:
@@ -162,6 +252,13 @@ def check_plot_path(plot: str) -> None:
 
 class Terminated(Exception):
     """Raised in the main thread when the process receives SIGTERM (see ``stop_on_sigterm``)."""
+
+
+def stopped(stop: KeyboardInterrupt | Terminated) -> NoReturn:
+    """End a command stopped by Ctrl-C (exit 130) or SIGTERM (143), saying so on standard error."""
+    signal_name = "SIGTERM" if isinstance(stop, Terminated) else "Ctrl-C"
+    typer.echo(f"stopped by {signal_name}: no results", err=True)
+    raise typer.Exit(143 if isinstance(stop, Terminated) else 130) from None
 
 
 @contextmanager
@@ -223,13 +320,18 @@ def progress_display(console: Console, unit: str, quiet: bool) -> Iterator[Calla
         yield bar
 
 
+def half(interval: list[float]) -> float:
+    """Half the width of an interval (the ± of a symmetric one)."""
+    return (interval[1] - interval[0]) / 2
+
+
 def print_summary(summary: Summary, console: Console) -> None:
     """The tables of a tournament: one row per side, then the pace of play and any capped games."""
     data = summary.to_json()
     config = summary.config
-    unit = "hands" if config.single_hands else "games"
+    unit = summary.unit()
     table = Table(
-        title=f"{config.rules.name}, {config.players} players, {plural(data['games'], unit[:-1])}, "
+        title=f"{config.rules.name}, {config.players} players, {plural(data[unit], unit[:-1])}, "
         f"seed {config.seed}"
     )
     for column in (
@@ -252,19 +354,28 @@ def print_summary(summary: Summary, console: Console) -> None:
             f"{side['wins']:g}",
             f"{100 * side['win_rate']:.1f}%",
             f"{100 * low:.1f}–{100 * high:.1f}%",
-            f"{side['mean_hand_score']:.0f}",
+            f"{side['mean_hand_score']:.0f} ±{half(side['mean_hand_score_ci95']):.0f}",
             f"{100 * side['went_out_rate']:.0f}%",
             f"{ms['mean']:.2f} (max {ms['max']:.0f})",
         )
     console.print(table)
     ms = data["decision_ms"]
     console.print(
-        f"hands per game {data['hands_per_game']:.2f}, moves per hand {data['moves_per_hand']:.1f}, "
+        f"hands per game {data['hands_per_game']:.2f} ±{half(data['hands_per_game_ci95']):.2f}, "
+        f"moves per hand {data['moves_per_hand']:.1f} ±{half(data['moves_per_hand_ci95']):.1f} (95% CI), "
         f"decision time mean {ms['mean']:.2f} ms, worst {ms['max']:.1f} ms"
     )
+    if data["bot_errors"]:
+        failures = len(data["bot_errors"])
+        forfeits = data["forfeits"]
+        then = f"{plural(forfeits, unit[:-1])} forfeited" if forfeits else f"{config.fallback} finished them"
+        console.print(
+            f"note: {plural(failures, 'bot failure')} (each named on standard error above); {then}.",
+            highlight=False,
+        )
     if data["capped"]:
         console.print(
-            f"note: {data['capped']} of {plural(data['games'], unit[:-1])} did not end within "
+            f"note: {data['capped']} of {plural(data[unit], unit[:-1])} did not end within "
             f"{config.max_moves} moves; "
             "they were stopped there and decided by the totals of their finished hands."
         )

@@ -18,9 +18,9 @@ from handfoot.engine.moves import (
     move_text,
     parse_move,
 )
-from handfoot.engine.openings import black_three_book_moves, opening_moves
 from handfoot.engine.scoring import ScoreLine, Tally, pad_tally, score_lines, score_tally
 from handfoot.engine.state import EndReason, HandState, Meld, Phase, Seating
+from handfoot.engine.steps import steps_of
 from handfoot.engine.views import SPECTATOR, MeldView, SeatView, View, sample_world, spectator_view, view
 
 __all__ = [
@@ -47,18 +47,17 @@ __all__ = [
     "Seating",
     "Tally",
     "View",
-    "black_three_book_moves",
     "deal",
     "decode_id",
     "hand_rng",
     "move_id",
     "move_text",
-    "opening_moves",
     "pad_tally",
     "parse_move",
     "sample_world",
     "score_lines",
     "score_tally",
     "spectator_view",
+    "steps_of",
     "view",
 ]

@@ -3,11 +3,13 @@
 from __future__ import annotations
 
 import random
+from typing import Final
 
 from handfoot import cards as C
 from handfoot.engine.errors import IllegalMove
-from handfoot.engine.events import Event, EventType
+from handfoot.engine.events import BOOK_KINDS, MELD_ADDED, MELD_BEGAN, Event, EventType, event
 from handfoot.engine.judge import check
+from handfoot.engine.legal import legal_ids
 from handfoot.engine.melding import NEW, NOT_A_BOOK, book_status, go_out_refusal, resolve
 from handfoot.engine.moves import (
     Action,
@@ -15,6 +17,7 @@ from handfoot.engine.moves import (
     move_text,
 )
 from handfoot.engine.pile import pile_taken
+from handfoot.engine.staging import picks_up_foot, staged_meld, staged_pickup
 from handfoot.engine.state import EndReason, HandState, Meld, Phase
 from handfoot.rules.options import (
     AfterOut,
@@ -25,11 +28,12 @@ from handfoot.rules.options import (
     RedThrees,
 )
 
-KIND_OF = C.KIND_OF
-RED_THREE = C.RED_THREE
-DEUCE = C.DEUCE
+KIND_OF: Final = C.KIND_OF
+RED_THREE: Final = C.RED_THREE
+DEUCE: Final = C.DEUCE
 # Enum members read on every move, bound once (on Python 3.11 reading ``Action.DRAW`` costs several times
 # reading a module constant).
+STAGE, COMMIT, CANCEL, MELD_ACTION = Action.STAGE, Action.COMMIT, Action.CANCEL, Action.MELD
 DRAW, PICKUP, DISCARD, ASK, YES, NO, KEEP, SWAP, LAY = (
     Action.DRAW,
     Action.PICKUP,
@@ -43,7 +47,7 @@ DRAW, PICKUP, DISCARD, ASK, YES, NO, KEEP, SWAP, LAY = (
 )
 DRAW_PHASE, PLAY_PHASE, ANSWER_PHASE = Phase.DRAW, Phase.PLAY, Phase.ANSWER
 TURN, DREW, DISCARDED, MELDED = EventType.TURN, EventType.DREW, EventType.DISCARDED, EventType.MELDED
-LAY_DOWN = RedThrees.LAY_DOWN
+LAY_DOWN: Final = RedThrees.LAY_DOWN
 
 
 def _remove_taken(s: HandState, taken: list[int]) -> None:
@@ -72,7 +76,7 @@ def give_card(s: HandState, seat: int, card: int) -> None:
 
 def _lay_red_three(s: HandState, seat: int, card: int, events: list[Event]) -> None:
     s.red_threes[s.seating.side_of[seat]].append(card)
-    events.append(Event(EventType.RED_THREE, seat, (card,)))
+    events.append(event(EventType.RED_THREE, seat, (card,)))
 
 
 def reshuffle_pile(s: HandState, events: list[Event]) -> None:
@@ -84,7 +88,7 @@ def reshuffle_pile(s: HandState, events: list[Event]) -> None:
     rng.shuffle(rest)
     s.stock.extend(rest)
     s.reshuffles += 1
-    events.append(Event(EventType.RESHUFFLED, -1, amount=len(rest)))
+    events.append(event(EventType.RESHUFFLED, -1, amount=len(rest)))
 
 
 def _draw_cards(s: HandState, seat: int, count: int, events: list[Event]) -> int:
@@ -124,20 +128,29 @@ def _pick_up_foot(s: HandState, seat: int, events: list[Event]) -> None:
     s.in_foot[seat] = True
     for card in foot:
         give_card(s, seat, card)
-    events.append(Event(EventType.FOOT, seat, amount=len(foot)))
+    events.append(event(EventType.FOOT, seat, amount=len(foot)))
     lay_red_threes_from_hand(s, seat, events)
+    _end_if_stranded(s, events)
 
 
-def _lay_group(s: HandState, seat: int, rank: int, cards: list[int] | tuple[int, ...]) -> None:
+def _lay_group(
+    s: HandState, seat: int, rank: int, cards: list[int] | tuple[int, ...], events: list[Event]
+) -> None:
+    """Put ``cards`` (already out of the hand) on ``seat``'s meld of ``rank`` or a new one, keep the books,
+    and tell it: a ``melded`` event, and a ``book`` event where the meld became a book or changed kind."""
     rules = s.rules
     owner = s.seating.owner_of[seat]
-    wilds = sum(1 for c in cards if KIND_OF[c] <= DEUCE)
+    wilds = 0
+    for card in cards:
+        if KIND_OF[card] <= DEUCE:  # a joker or a 2
+            wilds += 1
     index = s.meld_of[owner][rank]
     exists = index >= 0
     meld = s.melds[index] if exists else None
     where = resolve(rules, exists, len(meld.cards) if meld is not None else 0, wilds > 0)
     books = s.books[owner]
-    if where == NEW or meld is None:
+    began = where == NEW or meld is None
+    if began or meld is None:
         meld = Meld(owner, rank, list(cards), wilds)
         s.meld_of[owner][rank] = len(s.melds)
         s.melds.append(meld)
@@ -149,17 +162,20 @@ def _lay_group(s: HandState, seat: int, rank: int, cards: list[int] | tuple[int,
         if wilds and rules.max_wilds_added_per_turn:
             s.turn_wilds[index] = s.turn_wilds.get(index, 0) + wilds
     after = book_status(rules, rank, len(meld.cards), meld.wilds)
+    size = len(meld.cards)
+    events.append(event(MELDED, seat, tuple(cards), size, MELD_BEGAN if began else MELD_ADDED, rank))
     if before != after:
         if before >= 0:
             books[before] -= 1
         if after >= 0:
             books[after] += 1
+            events.append(event(EventType.BOOK, seat, (), size, BOOK_KINDS[after], rank))
 
 
 def _end_hand(s: HandState, reason: EndReason, events: list[Event]) -> None:
     s.phase = Phase.OVER
     s.end_reason = reason
-    events.append(Event(EventType.HAND_OVER, s.out_seat, detail=reason.name.lower()))
+    events.append(event(EventType.HAND_OVER, s.out_seat, detail=reason.name.lower()))
 
 
 def _start_turn(s: HandState, seat: int, events: list[Event]) -> None:
@@ -169,11 +185,27 @@ def _start_turn(s: HandState, seat: int, events: list[Event]) -> None:
     s.permission = 0
     if s.turn_wilds:
         s.turn_wilds = {}
-    events.append(Event(TURN, seat))
+    if s.staged:
+        s.staged = []
+    s.staging_closed = False
+    events.append(event(TURN, seat))
     if not s.in_foot[seat] and s.hand_size(seat) == 0 and s.feet[seat]:
         _pick_up_foot(s, seat, events)
         if s.rules.foot_pickup_is_draw:
             s.phase = Phase.PLAY
+            _end_if_stranded(s, events)
+
+
+def _end_if_stranded(s: HandState, events: list[Event]) -> None:
+    """After cards came to the seat to move in the play phase (a draw, a Foot picked up): when the stock is
+    empty (red 3s were laid down with nothing left to replace them) and the seat can neither meld nor
+    discard (a last card that may not be discarded, since discarding it would go out), the hand ends as the
+    sheets end it when the stock runs out: no going-out bonus. With cards in the stock nothing is looked
+    at, so the legal list is rarely built here."""
+    if s.stock or s.can_reshuffle() or s.phase is not PLAY_PHASE:
+        return
+    if not legal_ids(s):
+        _end_hand(s, EndReason.STOCK_EMPTY, events)
 
 
 def _end_turn(s: HandState, events: list[Event]) -> None:
@@ -190,12 +222,12 @@ def _went_out(s: HandState, seat: int, events: list[Event], bonus: bool, end: bo
     a last round begins (with the bonus or without it)."""
     if bonus:
         s.out_seat = seat
-        events.append(Event(EventType.WENT_OUT, seat))
+        events.append(event(EventType.WENT_OUT, seat))
         if end:
             _end_hand(s, EndReason.WENT_OUT, events)
             return
     else:
-        events.append(Event(EventType.LAST_ROUND, seat))
+        events.append(event(EventType.LAST_ROUND, seat))
     s.last_round_left = s.players
     _end_turn(s, events)
 
@@ -231,7 +263,7 @@ def _after_meld(s: HandState, seat: int, events: list[Event]) -> None:
         return
     if rules.empty_without_out is EmptyWithoutOut.DRAW_AGAIN and s.stock:
         drawn = _draw_cards(s, seat, rules.draw_count, events)
-        events.append(Event(EventType.DREW, seat, amount=drawn))
+        events.append(event(EventType.DREW, seat, amount=drawn))
         return
     _end_turn(s, events)
 
@@ -245,7 +277,7 @@ def _pick_foot(s: HandState, seat: int, swap: bool, events: list[Event]) -> None
         for card in s.feet[seat]:
             give_card(s, seat, card)
         s.feet[seat] = held
-    events.append(Event(EventType.PICKED, seat, detail="swap" if swap else "keep"))
+    events.append(event(EventType.PICKED, seat, detail="swap" if swap else "keep"))
     following = (seat + 1) % s.players
     if following != s.first_player:
         s.to_move = s.turn_seat = following
@@ -271,17 +303,47 @@ def apply_checked(s: HandState, move: Move) -> list[Event]:
     s.move_count += 1
     rules = s.rules
     if action is DRAW:
+        if move.card >= 0:  # split_draw: the pile's top card, then one card fewer from the stock
+            card = s.pile.pop()
+            give_card(s, seat, card)
+            s.known[seat][KIND_OF[card]] += 1  # everyone saw it taken
+            events.append(event(EventType.TOOK_TOP, seat, (card,), amount=1))
+            drawn = _draw_cards(s, seat, rules.draw_count - 1, events)
+            events.append(event(DREW, seat, amount=drawn))
+            s.phase = PLAY_PHASE
+            _end_if_stranded(s, events)
+            return events
         if not s.stock and not s.can_reshuffle():
             _end_hand(s, EndReason.STOCK_EMPTY, events)
             return events
         drawn = _draw_cards(s, seat, rules.draw_count, events)
-        events.append(Event(DREW, seat, amount=drawn))
+        events.append(event(DREW, seat, amount=drawn))
         s.phase = PLAY_PHASE
+        s.staging_closed = False
+        _end_if_stranded(s, events)
         return events
+    if action is STAGE:
+        # the cards stay in the hand, set aside: nothing public happens, unless the Hand runs out
+        foot = picks_up_foot(s, seat, move)
+        s.staged.append(move.groups[0])
+        if foot:
+            _pick_up_foot(s, seat, events)
+        return events
+    if action is CANCEL:
+        s.staged = []
+        s.staging_closed = True
+        return events
+    if action is COMMIT:
+        move = staged_meld(s)
+        action = MELD_ACTION
+        s.staged = []
+    elif action is PICKUP and s.staged:
+        move = staged_pickup(s, move)
+        s.staged = []
     if action is DISCARD:
         take_card(s, seat, move.card)
         s.pile.append(move.card)
-        events.append(Event(DISCARDED, seat, (move.card,)))
+        events.append(event(DISCARDED, seat, (move.card,)))
         # a discard that goes out ends the hand at once (after_out = end) also in a last round that melding
         # out without the bonus began; in a last round after someone went out, nobody else goes out
         emptied = s.in_foot[seat] and s.hand_size(seat) == 0
@@ -303,11 +365,11 @@ def apply_checked(s: HandState, move: Move) -> list[Event]:
     if action is ASK:
         s.phase = ANSWER_PHASE
         s.to_move = s.seating.partners[seat][0]
-        events.append(Event(EventType.ASKED, seat))
+        events.append(event(EventType.ASKED, seat))
         return events
     if action is YES or action is NO:
         s.permission = 1 if action is YES else -1
-        events.append(Event(EventType.ANSWERED, seat, detail=action.name.lower()))
+        events.append(event(EventType.ANSWERED, seat, detail=action.name.lower()))
         s.phase = PLAY_PHASE
         s.to_move = s.turn_seat
         return events
@@ -319,7 +381,8 @@ def apply_checked(s: HandState, move: Move) -> list[Event]:
         first = move.groups[0]
         for card in first.cards:
             take_card(s, seat, card)
-        _lay_group(s, seat, KIND_OF[top_card], [top_card, *first.cards])
+        laid: list[Event] = []  # told after the pile is: the top card's meld, then any book it made
+        _lay_group(s, seat, KIND_OF[top_card], [top_card, *first.cards], laid)
         visible = rules.pile_visible is PileVisible.ALL and rules.pickup_rest_from is PickupRestFrom.PILE
         for card in taken:
             if KIND_OF[card] == RED_THREE and rules.red_threes is LAY_DOWN:
@@ -328,17 +391,17 @@ def apply_checked(s: HandState, move: Move) -> list[Event]:
                 give_card(s, seat, card)
                 if visible:
                     s.known[seat][KIND_OF[card]] += 1
-        events.append(Event(EventType.TOOK_PILE, seat, (top_card,), amount=len(taken) + 1))
+        events.append(event(EventType.TOOK_PILE, seat, (top_card,), amount=len(taken) + 1))
         s.phase = PLAY_PHASE
+        s.staging_closed = False
         groups = move.groups[1:]
-        events.append(Event(MELDED, seat, (top_card, *first.cards)))
+        events += laid
     else:
         groups = move.groups
     for group in groups:
         for card in group.cards:
             take_card(s, seat, card)
-        _lay_group(s, seat, group.rank, group.cards)
-        events.append(Event(MELDED, seat, group.cards))
+        _lay_group(s, seat, group.rank, group.cards, events)
     s.down[owner] = True
     _after_meld(s, seat, events)
     return events

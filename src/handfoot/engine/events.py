@@ -1,4 +1,11 @@
-"""Events: what a move caused, for logs, the server's animations and tests."""
+"""Events: what a move caused, for logs, the server's history and animations, and tests.
+
+Each event says what a person needs without re-reading the move: a ``melded`` event names its cards, the
+meld's ``rank`` and whether they ``detail`` "began" a meld or were "added" to one (``amount``: the meld's
+size after); a ``book`` event follows the group that made a meld a book (or changed its kind), with the
+book's kind in ``detail``; ``foot`` counts the Foot's cards; ``hand_over`` says why the hand ended
+(``detail``: ``went_out``, ``stock_empty`` or ``last_round``; ``seat``: who went out, or -1).
+"""
 
 from __future__ import annotations
 
@@ -11,7 +18,9 @@ class EventType(StrEnum):
 
     DREW = "drew"
     TOOK_PILE = "took_pile"
-    MELDED = "melded"
+    TOOK_TOP = "took_top"  # drew the pile's top card (split_draw); a ``drew`` event counts the stock cards
+    MELDED = "melded"  # rank: the meld's; detail "began" or "added"; amount: the meld's size after
+    BOOK = "book"  # a meld became a book (or a book changed kind): rank, detail clean/dirty/wild, amount size
     DISCARDED = "discarded"
     RED_THREE = "red_three"  # a red 3 laid down
     FOOT = "foot"  # picked up the Foot
@@ -29,10 +38,25 @@ class EventType(StrEnum):
 
 class Event(NamedTuple):
     """One thing that happened. ``cards`` lists public cards only; ``amount`` is how many (drawn cards
-    are counted, never named, so an event may go to every seat)."""
+    are counted, never named, so an event may go to every seat); ``rank`` is the meld rank kind of a
+    ``melded`` or ``book`` event (``cards.WILD_RANK`` for a meld of wilds), -1 for the others."""
 
     type: EventType
     seat: int
     cards: tuple[int, ...] = ()
     amount: int = 0
     detail: str = ""
+    rank: int = -1
+
+
+MELD_BEGAN, MELD_ADDED = "began", "added"  # the ``detail`` of a ``melded`` event
+BOOK_KINDS: tuple[str, ...] = ("clean", "dirty", "wild")  # the ``detail`` of a ``book`` event, by status
+
+
+def event(
+    type: EventType, seat: int, cards: tuple[int, ...] = (), amount: int = 0, detail: str = "", rank: int = -1
+) -> Event:
+    """``Event(type, seat, cards, amount, detail, rank)``, the same value, made as the tuple it is: a
+    NamedTuple's own constructor runs a ``__new__`` written in Python, which code compiled with mypyc
+    calls back into the interpreter for. ``apply`` makes the events of every move with this."""
+    return tuple.__new__(Event, (type, seat, cards, amount, detail, rank))

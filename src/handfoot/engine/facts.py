@@ -18,21 +18,24 @@ could take, which the bound then misjudges. ``Game`` keeps one per hand and hand
 
 from __future__ import annotations
 
+from typing import Final
+
 from handfoot import cards as C
 from handfoot.engine.events import Event, EventType
 from handfoot.engine.moves import Action, Move
 from handfoot.engine.pile import pickup_needed, top_refusal
 from handfoot.engine.state import HandState, Phase
 
-UNKNOWN = 1 << 20  # a bound that says nothing
-KIND_OF = C.KIND_OF
-_NO_BOUNDS: tuple[int, ...] = (UNKNOWN,) * C.NUM_KINDS
+UNKNOWN: Final = 1 << 20  # a bound that says nothing
+KIND_OF: Final = C.KIND_OF
+_NO_BOUNDS: Final[tuple[int, ...]] = (UNKNOWN,) * C.NUM_KINDS
 # The members read for every move, looked up once (reading an enum's member costs a lookup each time).
 DRAW, DRAW_PHASE = Action.DRAW, Phase.DRAW
-NEW_HAND, DREW, TOOK_PILE, MELDED, DISCARDED, FOOT = (
+NEW_HAND, DREW, TOOK_PILE, TOOK_TOP, MELDED, DISCARDED, FOOT = (
     EventType.NEW_HAND,
     EventType.DREW,
     EventType.TOOK_PILE,
+    EventType.TOOK_TOP,
     EventType.MELDED,
     EventType.DISCARDED,
     EventType.FOOT,
@@ -44,16 +47,20 @@ class HandFacts:
 
     A move's events change only the bounds of a seat that has one (``UNKNOWN`` everywhere stays so until
     a draw beside a takeable pile bounds the seat), so a move by an unbounded seat costs next to nothing.
-    ``snapshot`` keeps its value until the next move changes a bound, and rebuilds only the rows of the
-    seats that changed."""
+    What ``bound`` and ``seen`` are told is kept in order and worked into the bounds when they are read
+    (``caps``, ``snapshot``, ``copy``), so a game nobody asks for its bounds (random play, training) does
+    not pay for them move by move. ``snapshot`` keeps its value until a move changes a bound, and rebuilds
+    only the rows of the seats that changed."""
 
-    __slots__ = ("_bounded", "_caps", "_rows", "_snapshot")
+    __slots__ = ("_bounded", "_caps", "_pending", "_rows", "_snapshot")
 
     def __init__(self, players: int) -> None:
         self._caps: list[list[int]] = [[UNKNOWN] * C.NUM_KINDS for _ in range(players)]
         self._bounded: list[bool] = [False] * players  # True: some bound of the seat's is below UNKNOWN
         self._rows: list[tuple[int, ...] | None] = [_NO_BOUNDS] * players  # None: rebuild from _caps
         self._snapshot: tuple[tuple[int, ...], ...] | None = None  # None: rebuild from _rows
+        # told and not yet worked in, in order: a move's events (seat -1), or a bound (seat, kind, most)
+        self._pending: list[tuple[tuple[Event, ...], int, int, int]] = []
 
     def before(self, s: HandState, move: Move) -> None:
         """Note what ``move``, about to be played in ``s``, tells before it is played (only a draw beside
@@ -72,14 +79,34 @@ class HandFacts:
 
     def bound(self, seat: int, kind: int, most: int) -> None:
         """Note that ``seat`` holds at most ``most`` cards of ``kind`` (a looser bound changes nothing)."""
+        self._pending.append(((), seat, kind, most))
+
+    def seen(self, events: list[Event]) -> None:
+        """Note what the move just played was seen to do (only seats with a bound can change)."""
+        if self._pending or True in self._bounded:
+            self._pending.append((tuple(events), -1, 0, 0))
+        # else no bound anywhere and none to come before these events: they change none
+
+    def _work_in(self) -> None:
+        """Work what was told (``bound``, ``seen``) into the bounds, in the order it was told."""
+        pending = self._pending
+        if not pending:
+            return
+        self._pending = []
+        for events, seat, kind, most in pending:
+            if seat >= 0:
+                self._bound_now(seat, kind, most)
+            else:
+                self._seen_now(events)
+
+    def _bound_now(self, seat: int, kind: int, most: int) -> None:
         caps = self._caps[seat]
         if most < caps[kind]:
             caps[kind] = most
             self._bounded[seat] = True
             self._changed(seat)
 
-    def seen(self, events: list[Event]) -> None:
-        """Work in what the move just played was seen to do (only seats with a bound can change)."""
+    def _seen_now(self, events: tuple[Event, ...]) -> None:
         bounded = self._bounded
         if True not in bounded:
             return  # no bound anywhere: no event changes any
@@ -104,6 +131,11 @@ class HandFacts:
                 took_pile = True
                 if not _raise(caps, max(event.amount - 1, 0)):
                     continue
+            elif what is TOOK_TOP:  # the pile's top card, seen: only its kind's bound rises
+                kind = KIND_OF[event.cards[0]]
+                if caps[kind] >= UNKNOWN:
+                    continue
+                caps[kind] += 1
             elif what is MELDED:
                 cards = event.cards[1:] if took_pile else event.cards  # the pile's top was never held
                 took_pile = False
@@ -119,13 +151,25 @@ class HandFacts:
                 continue
             self._changed(seat)
 
+    def copy(self) -> HandFacts:
+        """An independent copy (the bounds as they are now)."""
+        self._work_in()
+        other = HandFacts(len(self._caps))
+        other._caps = [list(row) for row in self._caps]
+        other._bounded = list(self._bounded)
+        other._rows = list(self._rows)
+        other._snapshot = self._snapshot
+        return other
+
     @property
     def caps(self) -> list[list[int]]:
         """A copy of the bounds now: per seat, per kind (``UNKNOWN``: none)."""
+        self._work_in()
         return [list(row) for row in self._caps]
 
     def snapshot(self) -> tuple[tuple[int, ...], ...]:
         """The bounds now, as a value (the same value until a move changes a bound)."""
+        self._work_in()
         snap = self._snapshot
         if snap is None:
             rows = self._rows

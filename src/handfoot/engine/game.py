@@ -16,9 +16,10 @@ from handfoot.engine.events import Event, EventType
 from handfoot.engine.facts import HandFacts
 from handfoot.engine.judge import check
 from handfoot.engine.legal import legal_ids, move_of_id
-from handfoot.engine.moves import Action, Move, move_text, parse_move
+from handfoot.engine.moves import Action, Move, move_id, move_text, parse_move
 from handfoot.engine.scoring import Tally, score_tally
 from handfoot.engine.state import HandState, Phase, Seating
+from handfoot.engine.steps import steps_of
 from handfoot.engine.tally import hand_tallies
 from handfoot.engine.views import SeatInfo
 from handfoot.rules.errors import RuleError
@@ -47,6 +48,8 @@ class Game:
         seed: int = 0,
         dealer: int = 0,
         deals: Sequence[DealSpec | None] = (),
+        *,
+        blank: bool = False,
     ) -> None:
         count = rules.default_players if players is None else players
         if count not in rules.players_allowed:
@@ -65,6 +68,9 @@ class Game:
         self._legal_cache: tuple[int, int, tuple[int, ...]] = (-1, -1, ())
         self.finished = False
         self.winner: int | None = None
+        if blank:
+            self.totals: list[int] = []
+            return  # ``copy`` sets the totals, the hand's state, facts and deal events
         self.totals = [0] * Seating(rules, count).num_sides
         self.state: HandState = self._deal(0)
 
@@ -111,6 +117,23 @@ class Game:
         events.append(Event(EventType.NEW_HAND, self.state.dealer, amount=played))
         events.extend(self.deal_events)
 
+    def copy(self) -> Game:
+        """An independent copy of the game as it is now: moves played on it leave this one unchanged (the
+        server plays a move on a copy, stores it, and only then keeps the copy). The rules are shared
+        (they are frozen); the hand's state, facts, results, totals and moves are copied."""
+        # the constructor, not __new__: compiled with mypyc, a Game is only made through __init__
+        other = Game(self.rules, self.players, self.seed, self.first_dealer, self.deals, blank=True)
+        other.results = list(self.results)  # HandResult is frozen
+        other.moves = [*self.moves[:-1], list(self.moves[-1])] if self.moves else []  # only the last grows
+        other._legal_cache = self._legal_cache
+        other.finished = self.finished
+        other.winner = self.winner
+        other.totals = list(self.totals)
+        other.deal_events = list(self.deal_events)
+        other.facts = self.facts.copy()
+        other.state = self.state.copy()
+        return other
+
     # --- the move interface
     @property
     def to_move(self) -> int | None:
@@ -129,7 +152,7 @@ class Game:
         return SeatInfo(self.state, seat, self.facts.snapshot())
 
     def legal_ids(self) -> list[int]:
-        """Sorted ids of every legal atomic move for ``to_move``."""
+        """Sorted ids of every legal atomic move for ``to_move``: never empty until the game is over."""
         if self.finished:
             return []
         ids = legal_ids(self.state)
@@ -159,10 +182,39 @@ class Game:
     def apply(self, move: Move) -> list[Event]:
         """Verify and play ``move``; returns what it caused.
 
+        A lay-down of several groups written at once (``meld A | B``) is judged whole, as always, and
+        played as its steps (``steps``) where they come to the same; else (a lay-down the steps cannot
+        express, such as a new meld of four cards under ``max_wilds_added_per_turn``) it is played whole.
         Raises IllegalMove and changes nothing if the move is illegal.
         """
         self.verify(move)
+        if move_id(move) < 0:
+            steps = self.steps(move)
+            if steps is not None:
+                events: list[Event] = []
+                for step in steps:
+                    events.extend(self._play(step))
+                return events
         return self._play(move)
+
+    def steps(self, move: Move) -> list[Move] | None:
+        """The atomic steps (``steps.steps_of``) that play ``move``, a legal lay-down of several groups,
+        to the same hand as playing it whole: each step legal in turn (on a copy). None where some step
+        is refused, the steps end elsewhere, or none express it."""
+        steps = steps_of(self.state, move)
+        if steps is None:
+            return None
+        trial = self.state.copy()
+        for index, step in enumerate(steps):
+            if trial.phase is OVER_PHASE or check(trial, step) is not None:
+                return None
+            apply_checked(trial, step)
+            if trial.phase is OVER_PHASE and index < len(steps) - 1:
+                return None
+        whole = self.state.copy()
+        apply_checked(whole, move)
+        whole.move_count = trial.move_count
+        return steps if whole == trial else None
 
     def _play(self, move: Move) -> list[Event]:
         if move.action is DRAW:

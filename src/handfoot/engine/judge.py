@@ -5,6 +5,8 @@ Every check returns a ``Refusal`` (the rule option broken and a sentence for the
 
 from __future__ import annotations
 
+from typing import Final
+
 from handfoot import cards as C
 from handfoot.engine.errors import Refusal
 from handfoot.engine.meld_legal import meld_ids
@@ -21,7 +23,8 @@ from handfoot.engine.moves import (
     move_text,
 )
 from handfoot.engine.openings import pile_pickup, play_example
-from handfoot.engine.pile import pickup_refusal
+from handfoot.engine.pile import pickup_refusal, split_draw_refusal
+from handfoot.engine.staging import stage_refusal, staged_meld, staged_pickup
 from handfoot.engine.state import HandState, Phase
 from handfoot.rules.options import (
     EmptyWithoutOut,
@@ -30,7 +33,8 @@ from handfoot.rules.options import (
     RuleSet,
 )
 
-KIND_OF = C.KIND_OF
+KIND_OF: Final = C.KIND_OF
+NO_ASKING: Final = Permission.NONE  # bound once: cheaper than the enum's attribute on Python 3.11
 
 
 def check(s: HandState, move: Move) -> Refusal | None:
@@ -51,16 +55,29 @@ def check(s: HandState, move: Move) -> Refusal | None:
         return Refusal("permission", "Your partner asked 'May I go out?': answer yes or no.")
     if action in (Action.YES, Action.NO):
         return Refusal("permission", "Nobody has asked to go out.")
+    if s.staged:
+        return staged_refusal(s, move)
+    if action is Action.STAGE:
+        return stage_refusal(s, s.to_move, move)
+    if action is Action.COMMIT or action is Action.CANCEL:
+        return Refusal("turn", "Nothing is staged: stage a group first.")
     if phase is Phase.DRAW:
         if action is Action.DRAW:
-            return draw_refusal(s)
+            return draw_refusal(s) if move.card < 0 else split_draw_refusal(s, move.card)
         if action is Action.PICKUP:
             return pickup_refusal(s, move)
         return Refusal("draw_count", "Draw from the stock or take the discard pile first.")
     # Phase.PLAY
-    if action is Action.DRAW or action is Action.PICKUP:
-        return Refusal("draw_count", "You have already drawn this turn.")
     seat = s.to_move
+    if action is Action.DRAW or action is Action.PICKUP:
+        if s.rules.empty_without_out is EmptyWithoutOut.DRAW_AGAIN and s.in_foot[seat]:
+            # the draw after running out of cards without the books is made for the player, never written
+            return Refusal(
+                "empty_without_out",
+                "Your cards for this turn are drawn: a player who runs out of cards without the books to "
+                "go out draws again at once, and that draw is made for you. Go on melding, or discard.",
+            )
+        return Refusal("draw_count", "You have already drawn this turn.")
     if action is Action.DISCARD:
         return discard_refusal(s, seat, move.card)
     if action is Action.ASK:
@@ -68,6 +85,24 @@ def check(s: HandState, move: Move) -> Refusal | None:
     if action is Action.LAY:
         return lay_refusal(s, seat, move.card)
     return meld_refusal(s, seat, move.groups)
+
+
+def staged_refusal(s: HandState, move: Move) -> Refusal | None:
+    """Why ``move`` may not be played while groups are staged (only staging more, committing, a pickup
+    in the draw phase, and cancelling are), or None."""
+    action = move.action
+    seat = s.to_move
+    if action is Action.STAGE:
+        return stage_refusal(s, seat, move)
+    if action is Action.CANCEL:
+        return None
+    if s.phase is Phase.DRAW:
+        if action is Action.PICKUP and len(move.groups) <= 1:
+            return pickup_refusal(s, staged_pickup(s, move))
+        return Refusal("turn", "Groups are staged: stage more, take the pile with them (pickup), or cancel.")
+    if action is Action.COMMIT:
+        return meld_refusal(s, seat, staged_meld(s).groups)
+    return Refusal("turn", "Groups are staged: stage more, commit them, or cancel.")
 
 
 def lay_refusal(s: HandState, seat: int, card: int) -> Refusal | None:
@@ -171,17 +206,25 @@ def discard_refusal(
     return None
 
 
+# ``ask_refusal``'s answers, made once (a Refusal is an immutable value): it is asked in every play phase.
+_NOBODY_ASKS: Final = Refusal("permission", "Nobody asks permission to go out at this table.")
+_NO_PARTNER: Final = Refusal("permission", "You have no partner to ask.")
+_ASKED: Final = Refusal("permission", "You have already asked this turn.")
+_NOT_IN_FOOT: Final = Refusal("permission", "Ask to go out once you are in your Foot.")
+_LAST_CARD: Final = Refusal("permission", "Ask before melding down to your last card.")
+
+
 def ask_refusal(s: HandState, seat: int) -> Refusal | None:
     rules = s.rules
-    if rules.permission is Permission.NONE:
-        return Refusal("permission", "Nobody asks permission to go out at this table.")
+    if rules.permission is NO_ASKING:
+        return _NOBODY_ASKS
     if not s.seating.partners[seat]:
-        return Refusal("permission", "You have no partner to ask.")
+        return _NO_PARTNER
     if s.permission != 0:
-        return Refusal("permission", "You have already asked this turn.")
+        return _ASKED
     if not s.in_foot[seat]:
-        return Refusal("permission", "Ask to go out once you are in your Foot.")
+        return _NOT_IN_FOOT
     if s.hand_size(seat) < 2:
         # told "no", a player holding one card would have nothing to discard and could not go out
-        return Refusal("permission", "Ask before melding down to your last card.")
+        return _LAST_CARD
     return None

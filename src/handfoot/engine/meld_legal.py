@@ -11,6 +11,8 @@ tested against).
 
 from __future__ import annotations
 
+from typing import Final
+
 from handfoot import cards as C
 from handfoot.engine.melding import (
     CLOSED,
@@ -29,23 +31,28 @@ from handfoot.engine.melding import (
 from handfoot.engine.moves import ADD_BASE, NEW_BASE, TRIPLE_COMBOS
 from handfoot.engine.state import HandState
 from handfoot.rules.cache import RulesCache
-from handfoot.rules.options import BlackThreeBooks, RuleSet
+from handfoot.rules.options import BlackThreeBooks, OpeningWaiver, RuleSet
 
-JOKER = C.JOKER
-DEUCE = C.DEUCE
-BLACK_THREE = C.BLACK_THREE
-WILD_RANK = C.WILD_RANK
-NATURAL_RANKS = C.NATURAL_KINDS
+JOKER: Final = C.JOKER
+DEUCE: Final = C.DEUCE
+BLACK_THREE: Final = C.BLACK_THREE
+WILD_RANK: Final = C.WILD_RANK
+NO_WAIVER: Final = OpeningWaiver.NONE
+NO_THREE_BOOKS: Final = BlackThreeBooks.NONE  # bound once: cheaper than the enum's attribute on Python 3.11
+NATURAL_RANKS: Final = C.NATURAL_KINDS
 
 # (naturals, jokers, deuces, id offset) of the groups a rank may lay: three cards (with one natural at
 # least, or wilds only for the wild rank), or one card onto a meld already down
-_RANK_TRIPLES = tuple((n, j, d, i) for i, (n, j, d) in enumerate(TRIPLE_COMBOS) if n)
-_WILD_TRIPLES = tuple((n, j, d, i) for i, (n, j, d) in enumerate(TRIPLE_COMBOS) if not n)
-_SINGLES = ((1, 0, 0, 0), (0, 1, 0, 1), (0, 0, 1, 2))
+_RANK_TRIPLES: Final = tuple((n, j, d, i) for i, (n, j, d) in enumerate(TRIPLE_COMBOS) if n)
+_WILD_TRIPLES: Final = tuple((n, j, d, i) for i, (n, j, d) in enumerate(TRIPLE_COMBOS) if not n)
+_SINGLES: Final = ((1, 0, 0, 0), (0, 1, 0, 1), (0, 0, 1, 2))
 
 # What a rank's ids depend on beyond the position's context: the rank, how many of it the seat holds (up to
-# three), the size of the owner's meld of it (-1: none) and the wilds in that meld.
-RankKey = tuple[int, int, int, int]
+# three), the size of the owner's meld of it (-1: none) and the wilds in that meld, packed in one int by
+# ``rank_key`` (an int is cheaper to hash than a tuple).
+RankKey = int
+# A shoe holds at most 12 decks of 60 cards, fewer than ``_FIELD``: a meld's size and wilds fit a field.
+_FIELD: Final = 1024
 # What every rank's ids in a position depend on beyond the rules (``memo_context``).
 MemoContext = tuple[int, ...]
 _MEMOS: RulesCache[dict[MemoContext, dict[RankKey, tuple[int, ...]]]] = RulesCache()
@@ -71,19 +78,20 @@ def memo_context(s: HandState, seat: int, minimum: int) -> MemoContext | None:
     rules = s.rules
     if rules.max_wilds_added_per_turn:
         return None
-    if minimum > 0 and (rules.opening_counts_books or rules.opening_waived_if_emptied):
+    if minimum > 0 and (rules.opening_counts_books or rules.opening_waived_if_emptied is not NO_WAIVER):
         return None
     hand = s.hands[seat]
     jokers, deuces = hand[JOKER], hand[DEUCE]
-    size = sum(hand)
-    if size - 3 > careful_below(s, seat):
-        return (min(jokers, 3), min(deuces, 3), minimum)
-    return (jokers, deuces, minimum, size, go_out_mask(s, seat))
+    careful = careful_below(s, seat)
+    # a group of three leaves at least -3 cards: below that no hand size is careful, so none is counted
+    if careful < -3 or sum(hand) - 3 > careful:
+        return (jokers if jokers < 3 else 3, deuces if deuces < 3 else 3, minimum)
+    return (jokers, deuces, minimum, sum(hand), go_out_mask(s, seat))
 
 
 # How one group can change its owner's books (clean, dirty, wild): none, one book more of a kind, or a
 # clean book made dirty (a wild added to it).
-_BOOK_CHANGES = ((0, 0, 0), (1, 0, 0), (0, 1, 0), (0, 0, 1), (-1, 1, 0))
+_BOOK_CHANGES: Final = ((0, 0, 0), (1, 0, 0), (0, 1, 0), (0, 0, 1), (-1, 1, 0))
 
 
 def go_out_mask(s: HandState, seat: int) -> int:
@@ -98,6 +106,19 @@ def go_out_mask(s: HandState, seat: int) -> int:
     return mask
 
 
+def rank_key(rank: int, have: int, meld_size: int, meld_wilds: int) -> RankKey:
+    """The memo key of a rank: ``have`` (0 to 3) of it held, the owner's meld of it ``meld_size`` cards
+    (-1: none) with ``meld_wilds`` wilds."""
+    return ((rank * 4 + have) * _FIELD + meld_size + 1) * _FIELD + meld_wilds
+
+
+# ``rank_key`` of each rank and count held (0 to 3) with no meld of the rank; with a meld of ``size``
+# cards and ``wilds`` wilds the key is this plus ``(size + 1) * _FIELD + wilds``.
+_KEYS_NO_MELD: Final[tuple[tuple[int, ...], ...]] = tuple(
+    tuple(rank_key(rank, have, -1, 0) for have in range(4)) for rank in range(C.NUM_KINDS)
+)
+
+
 def rank_memo(rules: RuleSet, context: MemoContext) -> dict[RankKey, tuple[int, ...]]:
     """The memo of a rank's ids under ``rules`` (by identity: a rule set is frozen) in ``context``."""
     contexts = _MEMOS.get(rules)
@@ -110,17 +131,24 @@ def rank_memo(rules: RuleSet, context: MemoContext) -> dict[RankKey, tuple[int, 
 
 
 def _judged_once(
-    memo: dict[RankKey, tuple[int, ...]], key: RankKey, s: HandState, seat: int, index: int, minimum: int
+    memo: dict[RankKey, tuple[int, ...]],
+    key: RankKey,
+    s: HandState,
+    seat: int,
+    rank: int,
+    index: int,
+    minimum: int,
 ) -> tuple[int, ...]:
-    """The ids of the rank ``key`` names, judged (``_rank_ids``) and kept in ``memo`` under ``key``
-    (``index``: the rank's meld, -1 for none). Past ``_ENTRIES_KEPT`` entries every memo starts afresh
-    (``memo`` itself still takes this one, whether or not it is still in use)."""
+    """The ids of ``rank`` (``key``: its ``rank_key``), judged (``_rank_ids``) and kept in ``memo`` under
+    ``key`` (``index``: the rank's meld, -1 for none). Past ``_ENTRIES_KEPT`` entries every memo starts
+    afresh (``memo`` itself still takes this one, whether or not it is still in use)."""
     global _entries
     _entries += 1
     if _entries > _ENTRIES_KEPT:
         _MEMOS.clear()
         _entries = 1
-    rank, _, meld_size, meld_wilds = key
+    meld_size = len(s.melds[index].cards) if index >= 0 else -1
+    meld_wilds = s.melds[index].wilds if index >= 0 else 0
     found = memo[key] = tuple(_rank_ids(s, seat, rank, index, meld_size, meld_wilds, minimum))
     return found
 
@@ -141,34 +169,34 @@ def meld_ids(s: HandState, seat: int) -> list[int]:
     melds = s.melds
     holds_wild = hand[JOKER] + hand[DEUCE] > 0
     out: list[int] = []
-    for rank in NATURAL_RANKS:
+    for rank in NATURAL_RANKS:  # the keys are ``rank_key``'s, from its tables
         have = hand[rank]
         index = meld_of[rank]
         if index < 0:
             if not have:
                 continue
-            key: RankKey = (rank, min(have, 3), -1, 0)
+            key = _KEYS_NO_MELD[rank][have if have < 3 else 3]
         elif have or holds_wild:
             meld = melds[index]
-            key = (rank, min(have, 3), len(meld.cards), meld.wilds)
+            key = _KEYS_NO_MELD[rank][have if have < 3 else 3] + (len(meld.cards) + 1) * _FIELD + meld.wilds
         else:
             continue
-        found = memo.get(key)
-        if found is None:
-            found = _judged_once(memo, key, s, seat, index, minimum)
-        out += found
+        try:
+            out += memo[key]
+        except KeyError:  # not met yet under this context
+            out += _judged_once(memo, key, s, seat, rank, index, minimum)
     if _black_threes_meldable(s, seat):
         out += _judged_rank(s, seat, BLACK_THREE, minimum)
     if rules.wild_melds and holds_wild:
         index = meld_of[WILD_RANK]
         key = (
-            (WILD_RANK, 0, len(melds[index].cards), melds[index].wilds)
+            rank_key(WILD_RANK, 0, len(melds[index].cards), melds[index].wilds)
             if index >= 0
-            else (WILD_RANK, 0, -1, 0)
+            else rank_key(WILD_RANK, 0, -1, 0)
         )
         found = memo.get(key)
         if found is None:
-            found = _judged_once(memo, key, s, seat, index, minimum)
+            found = _judged_once(memo, key, s, seat, WILD_RANK, index, minimum)
         out += found
     return out
 
@@ -193,17 +221,17 @@ def judged_meld_ids(s: HandState, seat: int) -> list[int]:
 
 def _black_threes_meldable(s: HandState, seat: int) -> bool:
     """True if black 3s may make a group at all: three held where they meld, or one to add to a book of
-    them where they make books."""
+    them where they make books. Where they make no books, three held only when going out: ``plan_groups``
+    lets black 3s down then alone, from the Foot and leaving one card at most (so four held at most)."""
     rules = s.rules
-    threes = s.hands[seat][BLACK_THREE]
+    hand = s.hands[seat]
+    threes = hand[BLACK_THREE]
+    if rules.black_three_books is NO_THREE_BOOKS:
+        return rules.black_three_melds and threes >= 3 and s.in_foot[seat] and sum(hand) <= 4
     if rules.black_three_melds and threes >= 3:
         return True
     owner = s.seating.owner_of[seat]
-    return (
-        rules.black_three_books is not BlackThreeBooks.NONE
-        and threes > 0
-        and s.meld_of[owner][BLACK_THREE] >= 0
-    )
+    return threes > 0 and s.meld_of[owner][BLACK_THREE] >= 0
 
 
 def _judged_rank(s: HandState, seat: int, rank: int, minimum: int) -> list[int]:
@@ -225,7 +253,7 @@ def _rank_ids(
     careful_from = careful_below(s, seat)
     values = rules.card_values
     joker_value, deuce_value = values[JOKER], values[DEUCE]
-    relief = minimum > 0 and (rules.opening_counts_books or rules.opening_waived_if_emptied)
+    relief = minimum > 0 and (rules.opening_counts_books or rules.opening_waived_if_emptied is not NO_WAIVER)
     per_turn = rules.max_wilds_added_per_turn
     have = hand[rank] if rank != WILD_RANK else 0
     exists = index >= 0

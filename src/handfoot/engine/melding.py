@@ -7,7 +7,7 @@ now.
 
 from __future__ import annotations
 
-from typing import NamedTuple
+from typing import Final, NamedTuple
 
 from handfoot import cards as C
 from handfoot.engine.errors import Refusal
@@ -20,27 +20,38 @@ from handfoot.engine.moves import (
 )
 from handfoot.engine.state import HandState
 from handfoot.rules.options import (
+    AllFeet,
     BlackThreeBooks,
     BookAdditions,
     EmptyWithoutOut,
     MeldOwner,
+    OpeningWaiver,
     OutByMeld,
     Permission,
     RuleSet,
     WildLimit,
 )
-from handfoot.wording import plural
+from handfoot.wording import plural, sentence_list, spelled
 
-KIND_OF = C.KIND_OF
-RED_THREE = C.RED_THREE
-BLACK_THREE = C.BLACK_THREE
-JOKER = C.JOKER
-DEUCE = C.DEUCE
-WILD_RANK = C.WILD_RANK
+KIND_OF: Final = C.KIND_OF
+RED_THREE: Final = C.RED_THREE
+BLACK_THREE: Final = C.BLACK_THREE
+JOKER: Final = C.JOKER
+DEUCE: Final = C.DEUCE
+WILD_RANK: Final = C.WILD_RANK
+NO_FEET_RULE, ENTERED = AllFeet.NONE, AllFeet.ENTERED
+NO_WAIVER: Final = OpeningWaiver.NONE
+# Enum members read on hot paths, bound once (cheaper than ``WildLimit.AT_MOST_NATURALS`` on Python 3.11).
+AT_MOST_NATURALS: Final = WildLimit.AT_MOST_NATURALS
+ANY_ADDITIONS, NATURAL_ADDITIONS = BookAdditions.ANY, BookAdditions.NATURALS
+NO_THREE_BOOKS: Final = BlackThreeBooks.NONE
+FORBIDDEN_EMPTY, FORBIDDEN_OUT = EmptyWithoutOut.FORBIDDEN, OutByMeld.FORBIDDEN
+PLAYER_OWNS: Final = MeldOwner.PLAYER
+REQUIRED: Final = Permission.REQUIRED
 
 # Where a group of a rank goes (``resolve``): onto the existing meld, a new meld, or nowhere (closed).
 ADD, NEW, CLOSED = 0, 1, 2
-NOT_A_BOOK = -1  # a meld that is no book (clean 0, dirty 1, wild 2 index ``HandState.books``)
+NOT_A_BOOK: Final = -1  # a meld that is no book (clean 0, dirty 1, wild 2 index ``HandState.books``)
 
 
 class GroupSpec(NamedTuple):
@@ -81,7 +92,7 @@ def resolve(rules: RuleSet, exists: bool, size: int, has_wilds: bool) -> int:
     if size < rules.book_size:
         return ADD
     additions = rules.book_additions
-    if additions is BookAdditions.ANY or (additions is BookAdditions.NATURALS and not has_wilds):
+    if additions is ANY_ADDITIONS or (additions is NATURAL_ADDITIONS and not has_wilds):
         return ADD
     return NEW if rules.new_meld_after_book else CLOSED
 
@@ -104,7 +115,7 @@ def meld_shape_refusal(rules: RuleSet, rank: int, naturals: int, wilds: int, new
             "min_naturals",
             f"A meld needs at least {plural(rules.min_naturals, 'natural card')} of its rank.",
         )
-    if rules.wild_limit is WildLimit.AT_MOST_NATURALS:
+    if rules.wild_limit is AT_MOST_NATURALS:
         if wilds > naturals:
             return Refusal("wild_limit", "A meld may never hold more wilds than naturals.")
     elif wilds >= naturals:
@@ -164,35 +175,110 @@ def crossing_refusal(
     return meld_shape_refusal(rules, rank, book - all_wilds, all_wilds, False)
 
 
-def go_out_refusal(s: HandState, seat: int, books: tuple[int, int, int] | list[int]) -> Refusal | None:
-    """Why ``seat`` may not go out with its side holding ``books`` (clean, dirty, wild), or None."""
+class GoOutNeed(NamedTuple):
+    """One unmet requirement for going out (``go_out_needs``): the ``rule`` it comes from, the refusal's
+    ``message``, the ``phrase`` a player reads among the needs, and ``on_others`` when it is a condition
+    on the seat's partners rather than something the seat itself lacks."""
+
+    rule: str
+    message: str
+    phrase: str
+    on_others: bool = False
+
+
+def go_out_needs(
+    s: HandState, seat: int, books: tuple[int, int, int] | list[int], first: bool = False
+) -> list[GoOutNeed]:
+    """Every requirement ``seat`` does not meet to go out with its side holding ``books`` (clean, dirty,
+    wild), in the order the engine judges them (only the first where ``first``): books, partners in their
+    Foot (``all_feet_to_go_out``), the partner's answer. Being in one's own Foot is not among them (the
+    callers check it). ``go_out_refusal`` and the seat's outlook both read this one list."""
     rules = s.rules
     clean, dirty, wild = books[0], books[1], books[2]
+    out: list[GoOutNeed] = []
     if clean < rules.go_out_clean:
-        need = plural(rules.go_out_clean, "clean book")
-        return Refusal("go_out_clean", f"Going out needs {need}; your side has {clean}.")
+        # wild_book_counts_clean: the wild books beyond those go_out_wild asks for stand in for clean ones
+        spare = max(wild - rules.go_out_wild, 0) if rules.wild_book_counts_clean else 0
+        if clean + spare < rules.go_out_clean:
+            need = plural(rules.go_out_clean, "clean book")
+            if rules.wild_book_counts_clean:
+                message = (
+                    f"Going out needs {need} (a wild book counts as one); your side has {clean + spare}."
+                )
+            else:
+                message = f"Going out needs {need}; your side has {clean}."
+            out.append(
+                GoOutNeed(
+                    "go_out_clean", message, spelled(rules.go_out_clean - clean - spare, "more clean book")
+                )
+            )
+            if first:
+                return out
     if dirty < rules.go_out_dirty:
         need = plural(rules.go_out_dirty, "dirty book")
-        return Refusal("go_out_dirty", f"Going out needs {need}; your side has {dirty}.")
+        message = f"Going out needs {need}; your side has {dirty}."
+        out.append(GoOutNeed("go_out_dirty", message, spelled(rules.go_out_dirty - dirty, "more dirty book")))
+        if first:
+            return out
     if wild < rules.go_out_wild:
         need = plural(rules.go_out_wild, "wild book")
-        return Refusal("go_out_wild", f"Going out needs {need}; your side has {wild}.")
-    if clean + dirty + wild < rules.go_out_books:
+        message = f"Going out needs {need}; your side has {wild}."
+        out.append(GoOutNeed("go_out_wild", message, spelled(rules.go_out_wild - wild, "more wild book")))
+        if first:
+            return out
+    total = clean + dirty + wild
+    if total < rules.go_out_books:
         need = plural(rules.go_out_books, "book")
-        return Refusal("go_out_books", f"Going out needs {need}; your side has {clean + dirty + wild}.")
+        more = "more " if total or out else ""
+        message = f"Going out needs {need}; your side has {total}."
+        out.append(GoOutNeed("go_out_books", message, spelled(rules.go_out_books - total, more + "book")))
+        if first:
+            return out
     partners = s.seating.partners[seat]
-    if rules.all_feet_to_go_out:
-        for partner in partners:
-            if not s.in_foot[partner]:
-                return Refusal(
-                    "all_feet_to_go_out", "Nobody goes out while a partner has not picked up their Foot."
-                )
+    feet = rules.all_feet_to_go_out
+    if feet is not NO_FEET_RULE:
+        # entered: a partner whose Hand is empty (the last card discarded) is in the Foot, though Foot
+        # play begins next turn
+        waiting = [p for p in partners if not s.in_foot[p] and not (feet is ENTERED and s.hand_size(p) == 0)]
+        if waiting:
+            if feet is ENTERED:
+                message = "Nobody goes out while a partner has not reached their Foot."
+            else:
+                message = "Nobody goes out while a partner has not picked up their Foot."
+            one = len(partners) == 1
+            phrase = f"your partner{'' if one else 's'} must be in their {'Foot' if one else 'Feet'}"
+            out.append(GoOutNeed("all_feet_to_go_out", message, phrase, on_others=True))
+            if first:
+                return out
     if partners:
-        if s.permission < 0:
-            return Refusal("permission", "Your partner said no: you may not go out this turn.")
-        if rules.permission is Permission.REQUIRED and s.permission != 1:
-            return Refusal("permission", "Ask your partner 'May I go out?' before going out.")
-    return None
+        current = s.turn_seat == seat  # the partner's answer holds for the turn it was given in
+        if s.permission < 0 and current:
+            out.append(
+                GoOutNeed(
+                    "permission",
+                    "Your partner said no: you may not go out this turn.",
+                    "your partner said no to going out this turn",
+                    on_others=True,
+                )
+            )
+        elif rules.permission is REQUIRED and not (s.permission == 1 and current):
+            out.append(
+                GoOutNeed(
+                    "permission",
+                    "Ask your partner 'May I go out?' before going out.",
+                    "your partner's yes to “May I go out?”",
+                )
+            )
+    return out
+
+
+def go_out_refusal(s: HandState, seat: int, books: tuple[int, int, int] | list[int]) -> Refusal | None:
+    """Why ``seat`` may not go out with its side holding ``books`` (clean, dirty, wild), or None: the first
+    of ``go_out_needs``."""
+    needs = go_out_needs(s, seat, books, first=True)
+    if not needs:
+        return None
+    return Refusal(needs[0].rule, needs[0].message)
 
 
 def exit_refusal(s: HandState, seat: int, plan: Plan) -> Refusal | None:
@@ -202,14 +288,14 @@ def exit_refusal(s: HandState, seat: int, plan: Plan) -> Refusal | None:
     rules = s.rules
     why = go_out_refusal(s, seat, plan.books)
     if plan.left == 1:
-        if why is None or rules.empty_without_out is not EmptyWithoutOut.FORBIDDEN:
+        if why is None or rules.empty_without_out is not FORBIDDEN_EMPTY:
             return None
         return Refusal(why.rule, f"Keep a card to discard: you cannot go out yet. {why.message}")
     if why is None:
-        if rules.out_by_meld is OutByMeld.FORBIDDEN:
+        if rules.out_by_meld is FORBIDDEN_OUT:
             return Refusal("out_by_meld", "Going out needs a final discard: keep a card to discard.")
         return None
-    if rules.empty_without_out is EmptyWithoutOut.FORBIDDEN:
+    if rules.empty_without_out is FORBIDDEN_EMPTY:
         return Refusal(why.rule, f"You may not play your last card: you cannot go out yet. {why.message}")
     return None
 
@@ -229,13 +315,51 @@ def lone_wild_refusal(s: HandState, seat: int, plan: Plan, wilds_left: int) -> R
 
 def others_have_meld(s: HandState, owner: int, rank: int) -> bool:
     """True where melds belong to players and another player has a meld of ``rank``."""
-    if s.rules.meld_owner is not MeldOwner.PLAYER:
+    if s.rules.meld_owner is not PLAYER_OWNS:
         return False
     return any(other[rank] >= 0 for index, other in enumerate(s.meld_of) if index != owner)
 
 
 _NO_ADDED: dict[int, int] = {}  # never written: plan_groups fills its own only under per-turn limits
 _NO_FRESH: set[int] = set()
+
+
+_ORDINALS: Final = (
+    "first",
+    "second",
+    "third",
+    "fourth",
+    "fifth",
+    "sixth",
+    "seventh",
+    "eighth",
+    "ninth",
+    "tenth",
+)
+
+
+def group_words(spec: GroupSpec) -> str:
+    """A group's cards in words, for a sentence: ``three sevens and a joker``, ``an ace``, ``two 2s``."""
+    parts = []
+    if spec.naturals:
+        single = C.KIND_WORDS[spec.rank]
+        one = f"{'an' if single[0] in 'ae' else 'a'} {single}"
+        parts.append(one if spec.naturals == 1 else spelled(spec.naturals, single, C.KIND_PLURALS[spec.rank]))
+    if spec.jokers:
+        parts.append("a joker" if spec.jokers == 1 else spelled(spec.jokers, "joker"))
+    if spec.deuces:
+        parts.append("a 2" if spec.deuces == 1 else spelled(spec.deuces, "2", "2s"))
+    return sentence_list(parts)
+
+
+def in_group(specs: list[GroupSpec], position: int, why: Refusal) -> Refusal:
+    """``why``, a refusal of the group at ``position`` among ``specs``, saying which group it is when
+    there are several: "The second group, three sevens and a joker: a meld may never hold ..."."""
+    if len(specs) < 2:
+        return why
+    ordinal = _ORDINALS[position] if position < len(_ORDINALS) else f"number {position + 1}"
+    message = why.message[:1].lower() + why.message[1:]
+    return Refusal(why.rule, f"The {ordinal} group, {group_words(specs[position])}: {message}")
 
 
 def plan_groups(s: HandState, seat: int, specs: list[GroupSpec], left: int) -> Plan | Refusal:
@@ -252,17 +376,19 @@ def plan_groups(s: HandState, seat: int, specs: list[GroupSpec], left: int) -> P
     per_turn = rules.max_wilds_added_per_turn
     added: dict[int, int] = {} if per_turn else _NO_ADDED  # rank -> wilds this play adds to a table meld
     fresh: set[int] = set() if per_turn else _NO_FRESH  # ranks whose meld this play starts
-    books_of_threes = rules.black_three_books is not BlackThreeBooks.NONE
+    books_of_threes = rules.black_three_books is not NO_THREE_BOOKS
     threes_as_book = books_of_threes and s.in_foot[seat]  # every black-3 group so far a whole book
-    for spec in specs:
+    for position, spec in enumerate(specs):
         rank = spec.rank
         wilds = spec.jokers + spec.deuces
         if rank in (RED_THREE, DEUCE) or rank < 0:
-            return Refusal("red_threes", "Red 3s and 2s cannot name a meld.")
+            return in_group(specs, position, Refusal("red_threes", "Red 3s and 2s cannot name a meld."))
         if rank == BLACK_THREE and not rules.black_three_melds and not books_of_threes:
-            return Refusal("black_three_melds", "3s cannot be melded at this table.")
+            return in_group(
+                specs, position, Refusal("black_three_melds", "3s cannot be melded at this table.")
+            )
         if rank == WILD_RANK and spec.naturals:
-            return Refusal("wild_melds", "A meld of wilds holds wilds only.")
+            return in_group(specs, position, Refusal("wild_melds", "A meld of wilds holds wilds only."))
         if rank in local:
             naturals, held_wilds = local[rank]
             exists = True
@@ -278,7 +404,8 @@ def plan_groups(s: HandState, seat: int, specs: list[GroupSpec], left: int) -> P
         if where == CLOSED:
             what = "naturals only" if rules.book_additions is BookAdditions.NATURALS else "nothing more"
             rule = "book_additions"
-            return Refusal(rule, f"Your book of {C.KIND_PLURALS[rank]} is closed: it takes {what}.")
+            closed = Refusal(rule, f"Your book of {C.KIND_PLURALS[rank]} is closed: it takes {what}.")
+            return in_group(specs, position, closed)
         if where == NEW:
             before = NOT_A_BOOK
             naturals = held_wilds = 0
@@ -289,17 +416,17 @@ def plan_groups(s: HandState, seat: int, specs: list[GroupSpec], left: int) -> P
         why = meld_shape_refusal(rules, rank, naturals, held_wilds, where == NEW)
         if why is not None:
             if where == NEW and others_have_meld(s, owner, rank):
-                return Refusal(
+                why = Refusal(
                     "meld_owner",
                     f"You cannot play on another player's books: start your own meld of "
                     f"{C.KIND_PLURALS[rank]} with at least three cards.",
                 )
-            return why
+            return in_group(specs, position, why)
         why = crossing_refusal(
             rules, rank, naturals - spec.naturals, held_wilds - wilds, spec.naturals, wilds
         )
         if why is not None:
-            return why
+            return in_group(specs, position, why)
         if per_turn:
             if where == NEW:
                 fresh.add(rank)
@@ -307,7 +434,7 @@ def plan_groups(s: HandState, seat: int, specs: list[GroupSpec], left: int) -> P
                 added[rank] = added.get(rank, 0) + wilds
                 why = added_wilds_refusal(s, meld_of[rank], added[rank])
                 if why is not None:
-                    return why
+                    return in_group(specs, position, why)
         if rank == BLACK_THREE and where == NEW and naturals < rules.book_size:
             threes_as_book = False
         after = book_status(rules, rank, naturals + held_wilds, held_wilds)
@@ -341,7 +468,8 @@ def opening_refusal(
 ) -> Refusal | None:
     """Whether a lay-down worth ``points`` (the groups ``specs``, leaving ``left`` cards) makes the
     opening minimum, where ``seat``'s side (or the player) is not down yet. With
-    ``opening_waived_if_emptied`` a lay-down leaving at most the card to discard needs none; with
+    ``opening_waived_if_emptied`` a lay-down leaving at most the card to discard (``discard``) or nothing
+    (``empty``) needs none; with
     ``opening_counts_books`` the bonuses of the books it completes count."""
     owner = s.seating.owner_of[seat]
     if s.down[owner]:
@@ -350,7 +478,8 @@ def opening_refusal(
     if points >= minimum:
         return None
     rules = s.rules
-    if rules.opening_waived_if_emptied and left <= 1:
+    waiver = rules.opening_waived_if_emptied
+    if waiver is not NO_WAIVER and left <= (1 if waiver is OpeningWaiver.DISCARD else 0):
         return None
     if rules.opening_counts_books and specs is not None:
         plan = plan_groups(s, seat, specs, left)

@@ -3,17 +3,23 @@
 Text forms (the actor is always whoever is to move)::
 
     draw
+    draw 7H                      split_draw: take the pile's top card (named) and one stock card fewer
     pickup KS KH [| G2 ...]     take the discard pile; the first group goes with the top card
     meld KS KH KD [| 8S 8H 2C]  lay groups; "K: 2C JK" names the target rank of a group of wilds
     discard 5H
     lay 3H                       lay a red 3 down (red_threes = "lay_by_choice")
     ask / yes / no               "May I go out?" and the partner's answer
     keep / swap                  with pick_foot_seen: keep the dealt Hand, or take the other pile as the Hand
+    stage KS KH KD               set a group aside toward an opening (one card: onto a staged group)
+    commit                       lay the staged groups as one meld (the opening is judged then)
+    cancel                       take the staged groups back (staging is closed for the rest of the phase)
 
-Atomic moves have ids (``move_id``): ``draw``, a pickup with 0-3 naturals from the hand (or one natural
-and one wild, ``pickup_with_wild``), a discard of
-one kind, ask/yes/no, and a single meld group of one card or of three cards. A meld or pickup of several
-groups (an opening) is a compound move: it is verified as a unit and has no id (``-1``).
+Atomic moves have ids (``move_id``): ``draw``, the split draw (``draw 7H``), a pickup with 0-3 naturals
+from the hand (or one natural and one wild, ``pickup_with_wild``), a discard of one kind, ask/yes/no, a
+single meld group of one card or of three cards, and the steps of a lay-down of several groups: a staged
+group of three cards or of one card (``stage``), ``commit`` and ``cancel``; in the draw phase a pickup
+commits the staged groups. A meld or pickup of several groups written at once (``meld A | B``) is
+notation for its steps (``engine.steps.steps_of``); as a ``Move`` it has no id (``-1``).
 Ids depend only on kinds, never on suits; ``Move`` objects name exact cards.
 """
 
@@ -21,7 +27,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from enum import IntEnum
-from typing import NamedTuple
+from typing import Final, NamedTuple
 
 from handfoot import cards as C
 from handfoot.wording import show
@@ -40,6 +46,22 @@ class Action(IntEnum):
     KEEP = 7  # keep the dealt Hand as the Hand (pick_foot_seen)
     SWAP = 8  # take the other pile as the Hand, the dealt Hand as the Foot (pick_foot_seen)
     LAY = 9  # lay a red 3 down from the hand (red_threes = "lay_by_choice")
+    STAGE = 10  # set a group aside toward an opening (or a pickup's groups, or a book of black 3s)
+    COMMIT = 11  # lay the staged groups as one meld
+    CANCEL = 12  # take the staged groups back
+
+
+# The actions, bound once: reading ``Action.MELD`` costs several times reading a module constant on
+# Python 3.11 (``move_id`` and ``move_for`` run for every move).
+DRAW_ACTION, PICKUP_ACTION, MELD_ACTION, DISCARD_ACTION = (
+    Action.DRAW,
+    Action.PICKUP,
+    Action.MELD,
+    Action.DISCARD,
+)
+ASK_ACTION, YES_ACTION, NO_ACTION, KEEP_ACTION = Action.ASK, Action.YES, Action.NO, Action.KEEP
+SWAP_ACTION, LAY_ACTION, STAGE_ACTION = Action.SWAP, Action.LAY, Action.STAGE
+COMMIT_ACTION, CANCEL_ACTION = Action.COMMIT, Action.CANCEL
 
 
 class Group(NamedTuple):
@@ -51,7 +73,7 @@ class Group(NamedTuple):
 
 class Move(NamedTuple):
     """One move. ``groups`` for meld and pickup (pickup: the first group goes with the top card);
-    ``card`` for discard (``-1`` otherwise)."""
+    ``card`` for discard, lay, and the split draw (the pile's top card); ``-1`` otherwise."""
 
     action: Action
     groups: tuple[Group, ...] = ()
@@ -66,24 +88,32 @@ class MoveSyntaxError(ValueError):
 
 
 # --- stable ids ---------------------------------------------------------------------------------
-DRAW_ID = 0
-PICKUP_BASE = 1  # + naturals from hand (0..3)
-MAX_PICKUP_NATURALS = 3
-PICKUP_JOKER_ID = 5  # one natural and a joker (pickup_with_wild)
-PICKUP_DEUCE_ID = 6  # one natural and a 2 (pickup_with_wild)
-DISCARD_BASE = 8  # + kind
-ASK_ID = 23
-YES_ID = 24
-NO_ID = 25
-KEEP_ID = 26
-SWAP_ID = 27
-NEW_BASE = 32  # + rank * 8 + combo index
-ADD_BASE = 160  # + rank * 3 + card type (0 natural, 1 joker, 2 deuce)
-LAY_RED_THREE_ID = ADD_BASE + 3 * C.NUM_KINDS  # 205: lay a red 3 down (red_threes = "lay_by_choice")
-NUM_MOVE_IDS = LAY_RED_THREE_ID + 1
+DRAW_ID: Final = 0
+PICKUP_BASE: Final = 1  # + naturals from hand (0..3)
+MAX_PICKUP_NATURALS: Final = 3
+PICKUP_JOKER_ID: Final = 5  # one natural and a joker (pickup_with_wild)
+PICKUP_DEUCE_ID: Final = 6  # one natural and a 2 (pickup_with_wild)
+DISCARD_BASE: Final = 8  # + kind
+ASK_ID: Final = 23
+YES_ID: Final = 24
+NO_ID: Final = 25
+KEEP_ID: Final = 26
+SWAP_ID: Final = 27
+NEW_BASE: Final = 32  # + rank * 8 + combo index
+ADD_BASE: Final = 160  # + rank * 3 + card type (0 natural, 1 joker, 2 deuce)
+LAY_RED_THREE_ID: Final = ADD_BASE + 3 * C.NUM_KINDS  # 205: lay a red 3 down (red_threes = "lay_by_choice")
+STAGE_NEW_BASE: Final = LAY_RED_THREE_ID + 1  # 206 + rank * 8 + combo index: a three-card group staged
+STAGE_ADD_BASE: Final = STAGE_NEW_BASE + 8 * C.NUM_KINDS  # 326 + rank * 3 + card type: one card staged
+COMMIT_ID: Final = STAGE_ADD_BASE + 3 * C.NUM_KINDS  # 371: lay the staged groups
+CANCEL_ID: Final = COMMIT_ID + 1  # 372: take the staged groups back
+SPLIT_DRAW_ID: Final = CANCEL_ID + 1  # 373: the pile's top card and the rest from the stock (split_draw)
+NUM_MOVE_IDS: Final = SPLIT_DRAW_ID + 1
+# What a staged group's id adds to the meld group's id of the same cards.
+STAGE_OFFSET_NEW: Final = STAGE_NEW_BASE - NEW_BASE
+STAGE_OFFSET_ADD: Final = STAGE_ADD_BASE - ADD_BASE
 
 # Three-card groups: (naturals, jokers, deuces).
-TRIPLE_COMBOS: tuple[tuple[int, int, int], ...] = (
+TRIPLE_COMBOS: Final[tuple[tuple[int, int, int], ...]] = (
     (3, 0, 0),
     (2, 1, 0),
     (2, 0, 1),
@@ -94,8 +124,8 @@ TRIPLE_COMBOS: tuple[tuple[int, int, int], ...] = (
 )
 _COMBO_INDEX = {combo: i for i, combo in enumerate(TRIPLE_COMBOS)}
 # Ranks a meld group may name: the natural ranks, black 3 and the wild pseudo-rank.
-_GROUP_RANKS = frozenset((*C.MELD_RANKS, C.WILD_RANK))
-ADD_TYPES = ("natural", "joker", "deuce")
+_GROUP_RANKS: Final = frozenset((*C.MELD_RANKS, C.WILD_RANK))
+ADD_TYPES: Final = ("natural", "joker", "deuce")
 
 
 def triple_id(rank: int, naturals: int, jokers: int, deuces: int) -> int:
@@ -125,27 +155,31 @@ def group_counts(group: Group) -> tuple[int, int, int]:
 def move_id(move: Move) -> int:
     """The stable id of an atomic move, or -1 for a compound move."""
     action = move.action
-    if action is Action.DRAW:
-        return DRAW_ID
-    if action is Action.DISCARD:
+    if action is DRAW_ACTION:
+        return DRAW_ID if move.card < 0 else SPLIT_DRAW_ID
+    if action is DISCARD_ACTION:
         return DISCARD_BASE + C.KIND_OF[move.card]
-    if action is Action.ASK:
+    if action is ASK_ACTION:
         return ASK_ID
-    if action is Action.YES:
+    if action is YES_ACTION:
         return YES_ID
-    if action is Action.NO:
+    if action is NO_ACTION:
         return NO_ID
-    if action is Action.KEEP:
+    if action is KEEP_ACTION:
         return KEEP_ID
-    if action is Action.SWAP:
+    if action is SWAP_ACTION:
         return SWAP_ID
-    if action is Action.LAY:
+    if action is LAY_ACTION:
         return LAY_RED_THREE_ID
+    if action is COMMIT_ACTION:
+        return COMMIT_ID
+    if action is CANCEL_ACTION:
+        return CANCEL_ID
     if len(move.groups) != 1:
         return -1
     group = move.groups[0]
     naturals, jokers, deuces = group_counts(group)
-    if action is Action.PICKUP:
+    if action is PICKUP_ACTION:
         if jokers or deuces:
             if naturals != 1 or jokers + deuces != 1:
                 return -1
@@ -153,11 +187,32 @@ def move_id(move: Move) -> int:
         if naturals > MAX_PICKUP_NATURALS:
             return -1
         return PICKUP_BASE + naturals
-    if len(group.cards) == 1:
-        return single_id(group.rank, C.KIND_OF[group.cards[0]])
-    if len(group.cards) == 3 and (group.rank == C.WILD_RANK) == (naturals == 0):
-        return triple_id(group.rank, naturals, jokers, deuces)
+    mid = -1
+    if len(group.cards) == 1 and group.rank in _GROUP_RANKS:
+        if group.rank == C.WILD_RANK and naturals:
+            return -1
+        mid = single_id(group.rank, C.KIND_OF[group.cards[0]])
+        return mid + STAGE_OFFSET_ADD if action is STAGE_ACTION else mid
+    if (
+        len(group.cards) == 3
+        and group.rank in _GROUP_RANKS
+        and (group.rank == C.WILD_RANK) == (naturals == 0)
+    ):
+        mid = triple_id(group.rank, naturals, jokers, deuces)
+        return mid + STAGE_OFFSET_NEW if action is STAGE_ACTION and mid >= 0 else mid
     return -1
+
+
+def merge_groups(groups: Sequence[Group]) -> tuple[Group, ...]:
+    """Groups (a staging's steps) as one group per rank, in the order each rank first comes."""
+    order: list[int] = []
+    cards: dict[int, list[int]] = {}
+    for group in groups:
+        if group.rank not in cards:
+            order.append(group.rank)
+            cards[group.rank] = []
+        cards[group.rank].extend(group.cards)
+    return tuple(Group(rank, tuple(cards[rank])) for rank in order)
 
 
 class DecodedId(NamedTuple):
@@ -201,16 +256,26 @@ def _decode(mid: int) -> DecodedId:
         return DecodedId(Action.SWAP)
     if mid == LAY_RED_THREE_ID:
         return DecodedId(Action.LAY, kind=C.RED_THREE)
+    if mid == SPLIT_DRAW_ID:
+        return DecodedId(Action.DRAW, naturals=1)  # one card from the pile
     if NEW_BASE <= mid < NEW_BASE + 8 * C.NUM_KINDS:
         rank, index = divmod(mid - NEW_BASE, 8)
         if index < len(TRIPLE_COMBOS) and rank in _GROUP_RANKS:
             naturals, jokers, deuces = TRIPLE_COMBOS[index]
             if (rank == C.WILD_RANK) == (naturals == 0):
                 return DecodedId(Action.MELD, rank, naturals, jokers, deuces)
-    if ADD_BASE <= mid < NUM_MOVE_IDS:
+    if ADD_BASE <= mid < LAY_RED_THREE_ID:
         rank, card_type = divmod(mid - ADD_BASE, 3)
         if rank in _GROUP_RANKS and not (rank == C.WILD_RANK and card_type == 0):
             return DecodedId(Action.MELD, rank, int(card_type == 0), int(card_type == 1), int(card_type == 2))
+    if STAGE_NEW_BASE <= mid < STAGE_ADD_BASE:
+        return _decode(mid - STAGE_OFFSET_NEW)._replace(action=Action.STAGE)
+    if STAGE_ADD_BASE <= mid < COMMIT_ID:
+        return _decode(mid - STAGE_OFFSET_ADD)._replace(action=Action.STAGE)
+    if mid == COMMIT_ID:
+        return DecodedId(Action.COMMIT)
+    if mid == CANCEL_ID:
+        return DecodedId(Action.CANCEL)
     raise ValueError(f"{mid} is not a move id")
 
 
@@ -222,7 +287,7 @@ def _decoded_or_none(mid: int) -> DecodedId | None:
 
 
 # Every id taken apart once: ``DECODED[mid]`` is its DecodedId, or None for a number that is no move.
-DECODED: tuple[DecodedId | None, ...] = tuple(_decoded_or_none(mid) for mid in range(NUM_MOVE_IDS))
+DECODED: Final[tuple[DecodedId | None, ...]] = tuple(_decoded_or_none(mid) for mid in range(NUM_MOVE_IDS))
 
 
 # --- text -----------------------------------------------------------------------------------------
@@ -239,10 +304,12 @@ def move_text(move: Move) -> str:
     action = move.action
     if action is Action.DISCARD:
         return f"discard {C.CODE_OF[move.card]}"
+    if action is Action.DRAW and move.card >= 0:
+        return f"draw {C.CODE_OF[move.card]}"
     if action is Action.LAY:
         return f"lay {C.CODE_OF[move.card]}"
-    if action in (Action.MELD, Action.PICKUP):
-        word = "meld" if action is Action.MELD else "pickup"
+    if action in (Action.MELD, Action.PICKUP, Action.STAGE):
+        word = action.name.lower()
         parts = [
             _group_text(g, with_target=not (action is Action.PICKUP and i == 0))
             for i, g in enumerate(move.groups)
@@ -293,11 +360,22 @@ def parse_move(text: str) -> Move:
     words = text.strip().split(None, 1)
     if not words:
         raise MoveSyntaxError(
-            "an empty move: use draw, pickup, meld, discard, lay, ask, yes, no, keep or swap"
+            "an empty move: use draw, pickup, meld, discard, lay, ask, yes, no, keep, swap, stage, commit "
+            "or cancel"
         )
     verb = words[0].lower()
     rest = words[1] if len(words) > 1 else ""
-    if verb in ("draw", "ask", "yes", "no", "keep", "swap"):
+    if verb == "draw" and rest.strip():
+        tokens = rest.split()
+        if len(tokens) != 1:
+            raise MoveSyntaxError(
+                "draw takes nothing after it, or the pile's top card alone, as in 'draw 7H' (split_draw)"
+            )
+        try:
+            return Move(Action.DRAW, card=C.parse_card(tokens[0]))
+        except C.CardError as exc:
+            raise MoveSyntaxError(str(exc)) from None
+    if verb in ("draw", "ask", "yes", "no", "keep", "swap", "commit", "cancel"):
         if rest.strip():
             raise MoveSyntaxError(f"'{verb}' takes nothing after it")
         return Move(Action[verb.upper()])
@@ -313,14 +391,17 @@ def parse_move(text: str) -> Move:
         if verb == "lay" and C.KIND_OF[card] != C.RED_THREE:
             raise MoveSyntaxError("only a red 3 is laid down on its own, as in 'lay 3H'")
         return Move(Action.DISCARD if verb == "discard" else Action.LAY, card=card)
-    if verb in ("meld", "pickup"):
+    if verb in ("meld", "pickup", "stage"):
         pieces = rest.split("|")
+        if verb == "stage" and len(pieces) > 1:
+            raise MoveSyntaxError("stage sets one group aside at a time, as in 'stage KS KH KD'")
         groups = tuple(_parse_group(p, verb == "pickup" and i == 0) for i, p in enumerate(pieces))
-        if verb == "meld" and not rest.strip():
-            raise MoveSyntaxError("meld needs at least one group of cards")
-        return Move(Action.MELD if verb == "meld" else Action.PICKUP, groups)
+        if verb != "pickup" and not rest.strip():
+            raise MoveSyntaxError(f"{verb} needs at least one group of cards")
+        return Move(Action[verb.upper()], groups)
     raise MoveSyntaxError(
-        f"{show(verb)} is not a move: use draw, pickup, meld, discard, ask, yes, no, keep or swap"
+        f"{show(verb)} is not a move: use draw, pickup, meld, discard, lay, ask, yes, no, keep, swap, "
+        "stage, commit or cancel"
     )
 
 
@@ -371,14 +452,22 @@ def lowest_cards(held: Sequence[int], kind: int, count: int) -> list[int]:
 
 # The moves that name no card, by id (None: the move names cards or the number is no id); the kind a
 # discard id discards (-1: not a discard); and the discard of each card id. Moves are immutable: shared.
-_NAMING_CARDS = (Action.PICKUP, Action.MELD, Action.DISCARD, Action.LAY)
-_PLAIN_MOVES: tuple[Move | None, ...] = tuple(
-    None if d is None or d.action in _NAMING_CARDS else Move(d.action) for d in DECODED
+_NAMING_CARDS: Final = (Action.PICKUP, Action.MELD, Action.DISCARD, Action.LAY, Action.STAGE)
+_PLAIN_MOVES: Final[tuple[Move | None, ...]] = tuple(
+    None if d is None or d.action in _NAMING_CARDS or mid == SPLIT_DRAW_ID else Move(d.action)
+    for mid, d in enumerate(DECODED)
 )
-_DISCARD_KINDS: tuple[int, ...] = tuple(
+_DISCARD_KINDS: Final[tuple[int, ...]] = tuple(
     d.kind if d is not None and d.action is Action.DISCARD else -1 for d in DECODED
 )
-_DISCARDS: tuple[Move, ...] = tuple(Move(Action.DISCARD, card=card) for card in range(C.NUM_CARD_IDS))
+_DISCARDS: Final[tuple[Move, ...]] = tuple(Move(Action.DISCARD, card=card) for card in range(C.NUM_CARD_IDS))
+
+
+def one_group_move(action: Action, rank: int, cards: tuple[int, ...]) -> Move:
+    """``Move(action, (Group(rank, cards),))``, the same value, made as the tuples it is: a NamedTuple's
+    own constructor runs a ``__new__`` written in Python, which code compiled with mypyc calls back into
+    the interpreter for (``move_for`` makes every meld and stage this way)."""
+    return tuple.__new__(Move, (action, (tuple.__new__(Group, (rank, cards)),), -1))
 
 
 def move_for(held: Sequence[int], pile_top: int, mid: int) -> Move:
@@ -386,6 +475,7 @@ def move_for(held: Sequence[int], pile_top: int, mid: int) -> Move:
     the pile's top card (-1: empty). It needs nothing a seat does not see, so a bot can build it from its
     view. A move that names no card, and a discard, is a shared value. Raises ValueError for a number
     that is no move id."""
+    decoded: DecodedId | None = None
     if 0 <= mid < NUM_MOVE_IDS:
         plain = _PLAIN_MOVES[mid]
         if plain is not None:
@@ -393,9 +483,13 @@ def move_for(held: Sequence[int], pile_top: int, mid: int) -> Move:
         kind = _DISCARD_KINDS[mid]
         if kind >= 0:
             return _DISCARDS[first_card(held, kind)]
-    decoded = decode_id(mid)
+        decoded = DECODED[mid]
+    if mid == SPLIT_DRAW_ID:  # with no pile an ace stands in (a move naming it will be refused)
+        return Move(DRAW_ACTION, card=pile_top if pile_top >= 0 else C.IDS_OF_KIND[C.ACE][0])
+    if decoded is None:
+        decoded = decode_id(mid)  # raises ValueError: no move has this id
     action = decoded.action
-    if action is Action.MELD:
+    if action is MELD_ACTION or action is STAGE_ACTION:
         # the group's naturals, jokers and deuces are three different kinds: no card can be picked twice
         kind = decoded.kind
         cards = lowest_cards(held, kind, decoded.naturals) if kind != C.WILD_RANK else []
@@ -403,17 +497,17 @@ def move_for(held: Sequence[int], pile_top: int, mid: int) -> Move:
             cards += lowest_cards(held, C.JOKER, decoded.jokers)
         if decoded.deuces:
             cards += lowest_cards(held, C.DEUCE, decoded.deuces)
-        return Move(Action.MELD, (Group(kind, tuple(cards)),))
-    if action is Action.LAY:
+        return one_group_move(action, kind, tuple(cards))
+    if action is LAY_ACTION:
         return Move(action, card=first_card(held, decoded.kind))
-    if action is Action.PICKUP:
+    if action is PICKUP_ACTION:
         if pile_top < 0:
-            return Move(Action.PICKUP, (Group(-1, ()),))
+            return Move(PICKUP_ACTION, (Group(-1, ()),))
         top = C.KIND_OF[pile_top]
         used: dict[int, int] = {}
         group = pick_cards(held, top, decoded.naturals, used)
         if decoded.jokers or decoded.deuces:  # pickup_with_wild (a wild top would share the kind: ``used``)
             group += pick_cards(held, C.JOKER, decoded.jokers, used)
             group += pick_cards(held, C.DEUCE, decoded.deuces, used)
-        return Move(Action.PICKUP, (Group(top, tuple(group)),))
+        return Move(PICKUP_ACTION, (Group(top, tuple(group)),))
     return Move(action)

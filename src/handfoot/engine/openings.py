@@ -1,11 +1,13 @@
-"""Openings: a few sensible compound moves that lay a side's first melds (several groups at once).
+"""Openings: a few sensible lay-downs of a side's first melds (several groups at once).
 
-The atomic move set can only open with one group; openings of several groups are compound moves.
-``opening_moves`` proposes a handful of them (every one verified legal), for bots, random play and hints:
-it does not list every possible opening, but it finds one whenever the hand holds one in all but
-contrived positions. The judge leans on it where a rule asks whether a move exists at all: whether the
-pile can be taken (``pile_pickup``: an empty stock cannot be drawn from then) and whether a card can
-still go down (``play_example``: ``must_play_all`` refuses the discard then).
+An opening of several groups is made in steps (``engine.staging``: stage each group, then commit).
+``meld_openings`` and ``pickup_openings`` find a few legal ones as whole moves (every one verified
+legal): they do not list every possible opening, but find one whenever the hand holds one in all but
+contrived positions. The judge leans on them where a rule asks whether a move exists at all: whether
+the pile can be taken (``pile_pickup``: an empty stock cannot be drawn from then) and whether a card
+can still go down (``play_example``: ``must_play_all`` refuses the discard then); each counts an
+opening only while staging is open (``staging.staging_mode``), since a cancelled staging closes it for
+the rest of the phase. Bots plan with them too; what is played is the steps (``steps.steps_of``).
 """
 
 from __future__ import annotations
@@ -14,15 +16,19 @@ from handfoot import cards as C
 from handfoot.engine.melding import meld_refusal
 from handfoot.engine.moves import Action, Group, Move, move_for, pick_cards
 from handfoot.engine.pile import pickup_ids, pickup_needed, pickup_refusal, pile_taken, top_refusal
+from handfoot.engine.staging import NONE, staging_mode
 from handfoot.engine.state import HandState, Phase
 from handfoot.rules.options import (
     BlackThreeBooks,
     BookAdditions,
+    OpeningWaiver,
     PickupBeforeDown,
     PickupRestFrom,
     PileVisible,
     WildLimit,
 )
+
+NO_WAIVER = OpeningWaiver.NONE
 
 
 def _wild_room(s: HandState, naturals: int, wilds: int) -> int:
@@ -97,16 +103,6 @@ def _to_groups(
     return out
 
 
-def opening_moves(s: HandState) -> list[Move]:
-    """Up to a few legal compound openings for the player to move (empty once their side is down)."""
-    seat = s.to_move
-    if s.phase is Phase.PLAY:
-        return meld_openings(s, seat)
-    if s.phase is Phase.DRAW:
-        return pickup_openings(s, seat)
-    return []
-
-
 def _most_points(s: HandState, counts: list[int]) -> int:
     """An upper bound of the points any opening from kind ``counts`` can count."""
     rules = s.rules
@@ -125,7 +121,7 @@ def _may_fall_short(s: HandState) -> bool:
     """True where an opening below the minimum may still be legal (book bonuses count, or emptying
     the hand waives it), so ``_most_points`` rules nothing out."""
     rules = s.rules
-    return rules.opening_counts_books or rules.opening_waived_if_emptied
+    return rules.opening_counts_books or rules.opening_waived_if_emptied is not NO_WAIVER
 
 
 def meld_openings(s: HandState, seat: int) -> list[Move]:
@@ -198,8 +194,12 @@ def pile_pickup(s: HandState) -> Move | None:
     ids = pickup_ids(s, seat)
     if ids:
         return move_for(s.hand_cards[seat], s.pile[-1], ids[0])
-    openings = pickup_openings(s, seat)
-    return openings[0] if openings else None
+    if staging_mode(s, seat) == NONE:
+        return None
+    for move in pickup_openings(s, seat):
+        if all_held(s, seat, move):
+            return move
+    return None
 
 
 def play_example(s: HandState, seat: int, meld_ids: list[int]) -> Move | None:
@@ -207,13 +207,26 @@ def play_example(s: HandState, seat: int, meld_ids: list[int]) -> Move | None:
     ``meld_ids`` (``melding.meld_ids``), else an opening of several melds; None if nothing can go down."""
     if meld_ids:
         return move_for(s.hand_cards[seat], s.pile[-1] if s.pile else -1, meld_ids[0])
+    if staging_mode(s, seat) == NONE:
+        return None
     openings = meld_openings(s, seat)
     return openings[0] if openings else None
 
 
+def all_held(s: HandState, seat: int, move: Move) -> bool:
+    """True when every card ``move`` names is in ``seat``'s hand (as a multiset): an opening that staging
+    can make, naming no card still hidden in the pile."""
+    need: dict[int, int] = {}
+    for group in move.groups:
+        for card in group.cards:
+            need[card] = need.get(card, 0) + 1
+    held = s.hand_cards[seat]
+    return all(held[card] >= count for card, count in need.items())
+
+
 def black_three_book_moves(s: HandState) -> list[Move]:
-    """The whole book of black 3s the player to move may lay now (``black_three_books``), as a one-group
-    compound move: a list of one move, or empty."""
+    """The whole book of black 3s the player to move may lay now (``black_three_books``), as one whole
+    move (its steps: ``steps.steps_of``): a list of one move, or empty."""
     rules = s.rules
     seat = s.to_move
     if (

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Final
+
 from handfoot import cards as C
 from handfoot.engine.errors import Refusal
 from handfoot.engine.melding import (
@@ -20,6 +22,7 @@ from handfoot.engine.moves import (
     PICKUP_JOKER_ID,
     Group,
     Move,
+    merge_groups,
     move_for,
 )
 from handfoot.engine.state import HandState
@@ -32,9 +35,11 @@ from handfoot.rules.options import (
 )
 from handfoot.wording import plural
 
-KIND_OF = C.KIND_OF
-RED_THREE = C.RED_THREE
-BLACK_THREE = C.BLACK_THREE
+KIND_OF: Final = C.KIND_OF
+RED_THREE: Final = C.RED_THREE
+BLACK_THREE: Final = C.BLACK_THREE
+# bound once: cheaper than the enum's attribute on Python 3.11
+NEVER_BEFORE_DOWN: Final = PickupBeforeDown.NEVER
 
 
 def pile_taken(s: HandState) -> list[int]:
@@ -52,25 +57,64 @@ def pile_taken(s: HandState) -> list[int]:
     return s.pile[-count:-1]
 
 
+# ``frozen_refusal``'s answers, made once (a Refusal is an immutable value): it is asked at every draw.
+_NEVER_TAKEN: Final = Refusal(
+    "pickup_allowed", "The discard pile is never taken at this table: draw from the stock."
+)
+_EMPTY_PILE: Final = Refusal("pickup_allowed", "The discard pile is empty.")
+_WILD_TOP: Final = Refusal("pickup_allowed", "A wild on top cannot be taken: it has no rank to meld.")
+_FROZEN_BY_THREE: Final = Refusal(
+    "black_three_freezes", "A black 3 on top freezes the pile for you: draw instead."
+)
+_THREE_TOP: Final = Refusal(
+    "black_three_melds", "A 3 on top cannot be taken: 3s cannot be melded from the pile."
+)
+_RED_THREE_TOP: Final = Refusal("red_threes", "A red 3 on top cannot be taken.")
+
+
 def frozen_refusal(s: HandState) -> Refusal | None:
     """Why nobody may take the discard pile now, whoever is to move: it is never taken at this table,
     it is empty, or its top card cannot be taken (a wild, a 3; a black 3 freezing it). None otherwise."""
     rules = s.rules
     if not rules.pickup_allowed:
-        return Refusal(
-            "pickup_allowed", "The discard pile is never taken at this table: draw from the stock."
-        )
+        return _NEVER_TAKEN
     if not s.pile:
-        return Refusal("pickup_allowed", "The discard pile is empty.")
+        return _EMPTY_PILE
     top = KIND_OF[s.pile[-1]]
     if C.is_wild(top):
-        return Refusal("pickup_allowed", "A wild on top cannot be taken: it has no rank to meld.")
+        return _WILD_TOP
     if top == BLACK_THREE:
         if rules.black_three_freezes:
-            return Refusal("black_three_freezes", "A black 3 on top freezes the pile for you: draw instead.")
-        return Refusal("black_three_melds", "A 3 on top cannot be taken: 3s cannot be melded from the pile.")
+            return _FROZEN_BY_THREE
+        return _THREE_TOP
     if top == RED_THREE:
-        return Refusal("red_threes", "A red 3 on top cannot be taken.")
+        return _RED_THREE_TOP
+    return None
+
+
+def split_draw_refusal(s: HandState, card: int) -> Refusal | None:
+    """Why the player to move may not draw ``card``, the pile's top card, with one card fewer from the
+    stock (``split_draw``), or None. The top card must be a natural (A to 4: never a wild or a 3), and
+    the stock must still hold a card where ``draw_count`` asks for more than the top card."""
+    rules = s.rules
+    if not rules.split_draw:
+        return Refusal(
+            "split_draw", "The pile's top card is not drawn on its own at this table: draw from the stock."
+        )
+    if not s.pile:
+        return Refusal("split_draw", "The discard pile is empty: draw from the stock.")
+    top = s.pile[-1]
+    if card != top:
+        return Refusal(
+            "split_draw", f"The pile's top card is {C.CODE_OF[top]}: name it to draw it with the stock."
+        )
+    if KIND_OF[top] not in C.NATURAL_KINDS:
+        return Refusal(
+            "split_draw",
+            "Only a natural card (A to 4) on top of the pile is drawn this way: draw from the stock.",
+        )
+    if rules.draw_count > 1 and not s.stock:
+        return Refusal("split_draw", "The stock is empty: the pile's top card comes with a stock card only.")
     return None
 
 
@@ -82,7 +126,7 @@ def top_refusal(s: HandState, seat: int) -> Refusal | None:
         return why
     rules = s.rules
     owner = s.seating.owner_of[seat]
-    if not s.down[owner] and rules.pickup_before_down is PickupBeforeDown.NEVER:
+    if not s.down[owner] and rules.pickup_before_down is NEVER_BEFORE_DOWN:
         who = "you have" if s.seating.num_owners == s.players else "your side has"
         return Refusal("pickup_before_down", f"The pile can only be taken once {who} opened this hand.")
     return None
@@ -229,7 +273,7 @@ def _pickup_plan_refusal(s: HandState, seat: int, move: Move, hand_taken: list[i
     return result if isinstance(result, Refusal) else None
 
 
-IN_HAND_RULES = (PickupBeforeDown.OPENING_IN_HAND, PickupBeforeDown.OPENING_IN_HAND_WITH_PAIR)
+IN_HAND_RULES: Final = (PickupBeforeDown.OPENING_IN_HAND, PickupBeforeDown.OPENING_IN_HAND_WITH_PAIR)
 
 
 def in_hand_points(s: HandState, top: int, first: Group, rest: tuple[Group, ...]) -> int:
@@ -271,6 +315,26 @@ def pickup_ids(s: HandState, seat: int) -> list[int]:
             for mid, kind in ((PICKUP_JOKER_ID, C.JOKER), (PICKUP_DEUCE_ID, C.DEUCE)):
                 if held[kind] and pickup_refusal(s, move_for(s.hand_cards[seat], top_card, mid)) is None:
                     out.append(mid)
+    return out
+
+
+def pickup_move_staged(s: HandState, seat: int) -> list[int]:
+    """Ids of the pickups that take the pile with the staged groups, judged whole (draw phase)."""
+    out: list[int] = []
+    if top_refusal(s, seat) is not None:
+        return out
+    pool = s.unstaged_cards(seat)
+    top_card = s.pile[-1]
+    top = KIND_OF[top_card]
+    have = sum(pool[c] for c in C.IDS_OF_KIND[top])
+    staged = merge_groups(s.staged)
+    ids = [PICKUP_BASE + n for n in range(pickup_needed(s, seat), min(have, MAX_PICKUP_NATURALS) + 1)]
+    if have and s.rules.pickup_with_wild and s.down[s.seating.owner_of[seat]]:
+        ids += [PICKUP_JOKER_ID, PICKUP_DEUCE_ID]
+    for mid in ids:
+        first = move_for(pool, top_card, mid)
+        if pickup_refusal(s, Move(first.action, (*first.groups, *staged))) is None:
+            out.append(mid)
     return out
 
 

@@ -3,9 +3,14 @@
 * ``env(rules=..., players=..., render_mode=...)``: the PettingZoo AEC environment in PettingZoo's
   order-enforcing wrapper; ``raw_env`` is the bare ``HandFootEnv``.
 * ``parallel_env(...)``: the same game under PettingZoo's Parallel API (one tick per move).
-* ``SingleSeatEnv``: a Gymnasium environment where one seat learns and handfoot bots play the others.
+* ``SingleSeatEnv``: a Gymnasium environment where one seat learns and handfoot bots play the others,
+  also registered with Gymnasium per preset (``gymnasium.make("handfoot/KitchenTable-v0")``).
+* ``BatchEnv``: N self-play tables stepped together, observations and masks written into arrays in place
+  (``handfoot.rl.vector``).
+* ``handfoot.rl.handfoot_v0``: the same entry points under a versioned module name.
 
-Actions, staging of openings, the observation layout and rewards: ``docs/rl.md``.
+Actions, staging of openings, the observation layout, rewards, illegal actions, the global state and
+cloning: ``docs/rl.md``.
 """
 
 from __future__ import annotations
@@ -25,7 +30,11 @@ from handfoot.rl.aec import HandFootEnv, IllegalAction
 from handfoot.rl.encode import Encoder
 from handfoot.rl.layout import FIELDS, OFFSETS, SIZE
 from handfoot.rl.parallel import HandFootParallelEnv
+from handfoot.rl.registration import env_id, register_envs
 from handfoot.rl.single import SingleSeatEnv
+from handfoot.rl.vector import BatchEnv
+
+register_envs()
 
 
 def raw_env(**kwargs: Any) -> HandFootEnv:
@@ -48,8 +57,8 @@ class OrderEnforcing(wrappers.OrderEnforcingWrapper):  # type: ignore[misc]
 def env(**kwargs: Any) -> Any:
     """The AEC environment in PettingZoo's order-enforcing wrapper (calls out of order, such as ``step``
     before ``reset``, are refused with a message); keyword arguments of ``HandFootEnv``. Actions out of
-    bounds are refused by the environment itself (``IllegalAction``, or replaced under
-    ``illegal="random"``), so PettingZoo's bounds-checking wrapper would only check twice."""
+    bounds are the environment's own illegal actions (by default the game ends with a penalty for the
+    offender), so PettingZoo's bounds-checking wrapper would only check twice."""
     return OrderEnforcing(HandFootEnv(**kwargs))
 
 
@@ -64,6 +73,7 @@ __all__ = [
     "NUM_ACTIONS",
     "OFFSETS",
     "SIZE",
+    "BatchEnv",
     "Encoder",
     "HandFootEnv",
     "HandFootParallelEnv",
@@ -71,6 +81,7 @@ __all__ = [
     "SingleSeatEnv",
     "action_text",
     "env",
+    "env_id",
     "parallel_env",
     "raw_env",
 ]

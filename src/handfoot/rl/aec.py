@@ -5,15 +5,29 @@ partner answering "May I go out?"). Its observation is ``{"observation": vector,
 the vector encodes exactly that seat's ``View`` (``encode``), the mask marks the legal actions
 (``actions``). Agents not to move get an all-zero mask.
 
-Rewards go to every agent when a hand ends (``reward="hand"``: its side's score for that hand) or when the
-episode ends (``reward="game"``: its side's game total; a truncated game gives the totals of its finished
-hands). ``zero_sum=True`` gives each side its score minus the mean score of the other sides instead.
+Rewards go to every agent when a hand ends (``reward_at="hand"``) or when the episode ends
+(``reward_at="game"``; a truncated game counts the totals of its finished hands). What they are is
+``reward``: ``"zero_sum"`` (the default, in every environment here) its side's score minus the mean
+score of the other sides; ``"points"`` its side's score; ``"win"`` +1 to a side with the sole best
+score, -1 to the others, 0 to sides tied for the best. When the episode ends every agent's ``info``
+holds the final ``totals`` (per side), its ``side``, the ``winner`` (a side, or None on a tie) and the
+``hands`` played.
+
+An action the mask does not allow ends the game by default, the PettingZoo way (``illegal="penalty"``):
+the offender's reward is ``illegal_penalty`` (-1; not scaled), everyone else's 0, every agent is
+terminated and the offender's ``info["illegal_action"]`` names the action. ``illegal="raise"`` raises
+``IllegalAction`` instead, changing nothing (for debugging); ``illegal="random"`` plays a random legal
+action in its place.
+
+``state()`` is the global state (every seat's observation and the hidden cards, ``state_space``);
+``clone()`` an independent copy to search from; the environment pickles (docs/rl.md).
 """
 
 from __future__ import annotations
 
+import copy
 import random
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any, ClassVar
 
@@ -23,25 +37,29 @@ import numpy.typing as npt
 from gymnasium import spaces
 from pettingzoo import AECEnv
 
-from handfoot.engine import Game, Move, Phase, view
+from handfoot import cards as C
+from handfoot.engine import Game, Move, view
 from handfoot.engine.views import SeatInfo, seat_info
-from handfoot.rl.actions import (
-    CANCEL,
-    NUM_ACTIONS,
-    Opening,
-    is_pickup,
-    may_stage_before_pickup,
-    pickup_ids,
-    stage_ids,
-)
+from handfoot.rl.actions import NUM_ACTIONS
 from handfoot.rl.encode import Encoder
-from handfoot.rl.layout import HIGH, LOW, SIZE
+from handfoot.rl.layout import HIGH, KINDS, LOW, MAX_SEATS, SIZE
 from handfoot.rl.render import render_text
 from handfoot.rules import load_rules
 from handfoot.rules.options import RuleSet
 
-REWARDS = ("hand", "game")
-ILLEGAL = ("raise", "random")
+REWARDS = ("zero_sum", "points", "win")
+REWARD_AT = ("hand", "game")
+ILLEGAL = ("penalty", "raise", "random")
+DEFAULT_REWARD = "zero_sum"
+DEFAULT_ILLEGAL = "penalty"
+ILLEGAL_PENALTY = -1.0
+# The global state: every seat's observation (seat order, absent seats zero), then per seat its unplayed
+# Foot per kind, then the stock and the whole discard pile per kind.
+STATE_SIZE = MAX_SEATS * SIZE + MAX_SEATS * KINDS + 2 * KINDS
+# The default truncation, in cycles of as many moves as there are seats: a whole game played to its result
+# takes a few hundred cycles at most (about 2,000 moves for four hands at four seats); a turn cannot cycle
+# (``engine.staging``), so only a game no side ever wins (a target score nobody reaches) is truncated.
+MAX_CYCLES = 10_000
 Observation = dict[str, npt.NDArray[Any]]
 
 
@@ -54,6 +72,35 @@ def resolve_rules(rules: str | Path | Mapping[str, Any] | RuleSet) -> RuleSet:
     return rules if isinstance(rules, RuleSet) else load_rules(rules)
 
 
+def checked_players(
+    rules: RuleSet,
+    players: int | None,
+    reward: str,
+    reward_at: str,
+    illegal: str,
+    max_cycles: int | None,
+) -> int:
+    """The player count an environment of ``rules`` plays (``players``, or the rules' default), once the
+    settings every environment shares are checked: ValueError naming the setting, its value and what is
+    allowed for a count the rules do not seat, an unknown ``reward``, ``reward_at`` or ``illegal``, or a
+    ``max_cycles`` below 1."""
+    count = rules.default_players if players is None else players
+    if count not in rules.players_allowed:
+        allowed = list(rules.players_allowed)
+        raise ValueError(f"players={count}: {rules.name} is played by one of {allowed}")
+    if reward not in REWARDS:
+        raise ValueError(f"reward={reward!r}: use 'zero_sum', 'points' or 'win'")
+    if reward_at not in REWARD_AT:
+        raise ValueError(
+            f"reward_at={reward_at!r}: use 'hand' (when each hand ends) or 'game' (when the game ends)"
+        )
+    if illegal not in ILLEGAL:
+        raise ValueError(f"illegal={illegal!r}: use 'penalty', 'raise' or 'random'")
+    if max_cycles is not None and max_cycles < 1:
+        raise ValueError(f"max_cycles={max_cycles}: use a positive number, or None for whole games")
+    return count
+
+
 def agent_name(seat: int) -> str:
     """The agent of a seat: ``seat_0``, ``seat_1``, ..."""
     return f"seat_{seat}"
@@ -63,11 +110,14 @@ class HandFootEnv(AECEnv):  # type: ignore[misc]
     """Hand and Foot for PettingZoo (AEC). See ``docs/rl.md`` for spaces, rewards and staging.
 
     ``rules``: a preset name, a TOML rule file, a mapping of options or a ``RuleSet``; ``players``: 2-6
-    as the rules allow (default: the rules' own); ``reward``: ``"hand"`` or ``"game"``; ``zero_sum``;
-    ``reward_scale`` multiplies every reward; ``max_cycles``: truncate the game after this many cycles
-    of as many moves as there are seats (None: play to the end); ``illegal``: ``"raise"`` (an
-    ``IllegalAction`` and nothing changes) or ``"random"`` (a random legal action is played instead and
-    ``info["illegal_action"]`` names the refused one); ``render_mode``: None or ``"ansi"``.
+    as the rules allow (default: the rules' own); ``reward``: ``"zero_sum"``, ``"points"`` or ``"win"``;
+    ``reward_at``: ``"hand"`` or ``"game"``; ``reward_scale`` multiplies every reward (not the illegal
+    action's penalty); ``max_cycles``: truncate the game after this many cycles of as many moves as
+    there are seats (default ``MAX_CYCLES``, far beyond any game played to its result; None: play to the
+    end, which a policy that never scores may never reach); ``illegal``: ``"penalty"`` (the game ends,
+    the offender gets ``illegal_penalty``), ``"raise"`` (an ``IllegalAction`` and nothing changes) or
+    ``"random"`` (a random legal action is played instead); ``render_mode``: None or ``"ansi"`` (module
+    docstring).
     """
 
     metadata: ClassVar[dict[str, Any]] = {
@@ -80,33 +130,26 @@ class HandFootEnv(AECEnv):  # type: ignore[misc]
         self,
         rules: str | Path | Mapping[str, Any] | RuleSet = "kitchen-table",
         players: int | None = None,
-        reward: str = "hand",
-        zero_sum: bool = False,
+        reward: str = DEFAULT_REWARD,
+        reward_at: str = "hand",
         reward_scale: float = 1.0,
-        max_cycles: int | None = None,
-        illegal: str = "raise",
+        max_cycles: int | None = MAX_CYCLES,
+        illegal: str = DEFAULT_ILLEGAL,
         render_mode: str | None = None,
         max_moves: int | None = None,
+        illegal_penalty: float = ILLEGAL_PENALTY,
     ) -> None:
         super().__init__()
         self.rules = resolve_rules(rules)
-        count = self.rules.default_players if players is None else players
-        if count not in self.rules.players_allowed:
-            allowed = list(self.rules.players_allowed)
-            raise ValueError(f"players={count}: {self.rules.name} is played by one of {allowed}")
-        if reward not in REWARDS:
-            raise ValueError(f"reward={reward!r}: use 'hand' (per hand) or 'game' (at the end of the game)")
-        if illegal not in ILLEGAL:
-            raise ValueError(f"illegal={illegal!r}: use 'raise' or 'random'")
+        count = checked_players(self.rules, players, reward, reward_at, illegal, max_cycles)
         if render_mode is not None and render_mode not in self.metadata["render_modes"]:
             raise ValueError(f"render_mode={render_mode!r}: use None or 'ansi'")
-        if max_cycles is not None and max_cycles < 1:
-            raise ValueError(f"max_cycles={max_cycles}: use a positive number, or None for whole games")
         self.players = count
-        self.reward_mode = reward
-        self.zero_sum = zero_sum
+        self.reward_kind = reward
+        self.reward_at = reward_at
         self.reward_scale = float(reward_scale)
         self.illegal = illegal
+        self.illegal_penalty = float(illegal_penalty)
         self.render_mode = render_mode
         self.max_moves = max_moves if max_moves is not None else (max_cycles * count if max_cycles else None)
         self.encoder = Encoder(self.rules, count)
@@ -120,8 +163,8 @@ class HandFootEnv(AECEnv):  # type: ignore[misc]
         )
         self.observation_spaces = {agent: obs_space for agent in self.possible_agents}
         self.action_spaces = {agent: spaces.Discrete(NUM_ACTIONS) for agent in self.possible_agents}
+        self.state_space = spaces.Box(LOW, HIGH, (STATE_SIZE,), np.float32)
         self._rng = random.Random()
-        self.opening = Opening()
         self.moves = 0
         self._masks: dict[int, npt.NDArray[np.int8]] = {}
         self._views: dict[int, SeatInfo] = {}
@@ -150,7 +193,6 @@ class HandFootEnv(AECEnv):  # type: ignore[misc]
         self.terminations = dict.fromkeys(self.agents, False)
         self.truncations = dict.fromkeys(self.agents, False)
         self.infos: dict[str, dict[str, Any]] = {agent: {} for agent in self.agents}
-        self.opening.clear()
         self.moves = 0
         self._changed()
         self.agent_selection = agent_name(self.game.state.to_move)
@@ -176,6 +218,9 @@ class HandFootEnv(AECEnv):  # type: ignore[misc]
             if self.illegal == "raise":
                 legal = [int(i) for i in np.flatnonzero(mask)]
                 raise IllegalAction(f"action {chosen} is not legal for {agent} now; legal actions: {legal}")
+            if self.illegal == "penalty":
+                self._end_for_illegal(agent, chosen)
+                return
             info["illegal_action"] = chosen
             legal_now = np.flatnonzero(mask)
             chosen = int(legal_now[self._rng.randrange(len(legal_now))])
@@ -191,16 +236,40 @@ class HandFootEnv(AECEnv):  # type: ignore[misc]
             gymnasium.logger.warn("render() was called without a render_mode: use render_mode='ansi'")
             return None
         seat = self.game.state.to_move
-        return render_text(view(self.game.state, seat), list(self.game.totals), self.opening.groups)
+        seen = view(self.game.state, seat)
+        return render_text(seen, list(self.game.totals), seen.staged)
 
     def close(self) -> None:
         """Nothing to release."""
 
+    def state(self) -> npt.NDArray[np.float32]:
+        """The global state (``state_space``, ``STATE_SIZE`` floats): every seat's observation vector in
+        seat order (absent seats zero), then per seat the cards of its unplayed Foot per kind, then the
+        stock's and the whole discard pile's cards per kind (hidden cards included: for centralised
+        critics and analysis, never for a seat's policy)."""
+        out = np.zeros(STATE_SIZE, dtype=np.float32)
+        for seat in range(self.players):
+            out[seat * SIZE : (seat + 1) * SIZE] = self.observation_vector(seat)
+        state = self.game.state
+        base = MAX_SEATS * SIZE
+        for seat in range(self.players):
+            out[base + seat * KINDS : base + (seat + 1) * KINDS] = _kind_counts(state.feet[seat])
+        base += MAX_SEATS * KINDS
+        out[base : base + KINDS] = _kind_counts(state.stock)
+        out[base + KINDS : base + 2 * KINDS] = _kind_counts(state.pile)
+        return out
+
+    def clone(self) -> HandFootEnv:
+        """An independent copy in the same position, staged opening, rewards and random generator: what
+        is played in the copy (a search's rollouts) leaves this one as it was. ``pickle`` saves and
+        restores the environment the same way."""
+        return copy.deepcopy(self)
+
     # --- observations and masks
     def observation_vector(self, seat: int) -> npt.NDArray[np.float32]:
         """The observation vector of ``seat``, from its view only."""
-        staged = self.opening.groups if self.opening.seat == seat else ()
-        return self.encoder.encode(self.seat_info(seat), self.game.totals, staged)
+        info = self.seat_info(seat)
+        return self.encoder.encode(info, self.game.totals, info.staged)
 
     def seat_info(self, seat: int) -> SeatInfo:
         """The engine's view of ``seat`` now (``SeatInfo``: what the seat may know; once per position)."""
@@ -221,60 +290,12 @@ class HandFootEnv(AECEnv):  # type: ignore[misc]
         return mask
 
     def legal_actions(self) -> list[int]:
-        """The legal actions of the seat to move, sorted."""
-        game = self.game
-        state = game.state
-        seat = state.to_move
-        ids = self._legal
-        if not self._opening_pending(seat):
-            return ids
-        opening = self.opening
-        if opening.seat != seat:
-            seen = self.seat_info(seat)
-            if state.phase is Phase.DRAW and not may_stage_before_pickup(seen):
-                return ids
-            opening.start(seat, seen.held)
-        pile_top = state.pile[-1] if state.pile else -1
-        rules = self.rules
-        staging = stage_ids(opening, state.phase, pile_top, rules.wild_melds, rules.black_three_melds)
-        if not opening.groups:
-            return sorted(set(ids).union(staging))
-        out = set(staging)
-        out.add(CANCEL)
-        if state.phase is Phase.DRAW:
-            out.update(pickup_ids(opening, pile_top, game.is_legal))
-        return sorted(out)
+        """The legal actions of the seat to move, sorted: the engine's ``legal_ids``."""
+        return self._legal
 
     # --- playing
-    def _opening_pending(self, seat: int) -> bool:
-        state = self.game.state
-        owner = state.seating.owner_of[seat]
-        return not state.down[owner] and state.phase in (Phase.DRAW, Phase.PLAY) and seat == state.turn_seat
-
     def _play_action(self, seat: int, action: int) -> None:
-        game = self.game
-        opening = self.opening
-        if opening.seat != seat or not self._opening_pending(seat):
-            opening.clear()
-            game.apply_id(action)
-            return
-        if action == CANCEL:
-            opening.clear()
-        elif not opening.groups and action in self._legal:
-            opening.clear()
-            game.apply_id(action)
-        elif is_pickup(action):
-            move = opening.pickup(game.state.pile[-1], action)
-            opening.clear()
-            if move is None:
-                raise IllegalAction(f"action {action} cannot take the pile now")
-            game.apply(move)
-        else:
-            opening.stage(action)
-            if game.state.phase is Phase.PLAY and game.is_legal(opening.meld()):
-                move = opening.meld()
-                opening.clear()
-                game.apply(move)
+        self.game.apply_id(action)
 
     def play_move(self, move: Move) -> None:
         """Play an engine ``Move`` (atomic or compound, e.g. a bot's choice) for the seat to move, with the
@@ -283,7 +304,6 @@ class HandFootEnv(AECEnv):  # type: ignore[misc]
             raise IllegalAction("the episode is over: reset() first")
         self._clear_rewards()
         self.game.apply(move)
-        self.opening.clear()
         self._after_move()
 
     def _after_move(self) -> None:
@@ -292,27 +312,44 @@ class HandFootEnv(AECEnv):  # type: ignore[misc]
         self.moves += 1
         hands_before = self._hands_seen
         scored = game.results[hands_before:]
-        if scored and self.reward_mode == "hand":
+        if scored and self.reward_at == "hand":
             for result in scored:
                 self._give(result.scores)
         truncated = not game.finished and self.max_moves is not None and self.moves >= self.max_moves
         if game.finished or truncated:
-            if self.reward_mode == "game":
+            if self.reward_at == "game":
                 self._give(game.totals)
             for agent in self.agents:
                 self.terminations[agent] = game.finished
                 self.truncations[agent] = truncated
+            self._final_infos()
         else:
             self.agent_selection = agent_name(game.state.to_move)
         self._accumulate_rewards()
         self._changed()
 
-    def _give(self, side_scores: Any) -> None:
-        scores = [float(x) for x in side_scores]
-        if self.zero_sum:
-            total = sum(scores)
-            others = len(scores) - 1
-            scores = [score - (total - score) / others for score in scores]
+    def _end_for_illegal(self, agent: str, action: int) -> None:
+        """End the episode after ``agent`` chose the illegal ``action`` (``illegal="penalty"``)."""
+        self._cumulative_rewards[agent] = 0.0
+        self._clear_rewards()
+        self.rewards[agent] = self.illegal_penalty
+        for other in self.agents:
+            self.terminations[other] = True
+        self._final_infos()
+        self.infos[agent]["illegal_action"] = action
+        self._accumulate_rewards()
+        self._masks = {}
+        self._legal = []
+
+    def _final_infos(self) -> None:
+        """Every agent's ``info`` at the episode's end: the totals, its side, the winner, the hands played."""
+        game = self.game
+        side_of = game.state.seating.side_of
+        for agent in self.agents:
+            self.infos[agent] = {**final_info(game), "side": side_of[self._seat_of[agent]]}
+
+    def _give(self, side_scores: Sequence[int]) -> None:
+        scores = side_rewards(self.reward_kind, side_scores)
         side_of = self.game.state.seating.side_of
         for agent in self.agents:
             self.rewards[agent] += scores[side_of[self._seat_of[agent]]] * self.reward_scale
@@ -324,11 +361,42 @@ class HandFootEnv(AECEnv):  # type: ignore[misc]
         )
 
     def _changed(self) -> None:
-        """Forget cached masks and views after the position changed (an opening with nothing staged yet is
-        started afresh from the hand when next needed)."""
-        if not self.opening.groups:
-            self.opening.clear()
+        """Forget cached masks and views after the position changed."""
         self._masks = {}
         self._views = {}
         self._hands_seen = len(self.game.results)
         self._legal = self.game.legal_ids() if not self.game.finished else []
+
+
+def final_info(game: Game) -> dict[str, Any]:
+    """What an episode's last ``info`` says of ``game``: the ``totals`` per side, the ``winner`` (the side
+    with the sole best total, None on a tie) and the ``hands`` played."""
+    totals = list(game.totals)
+    best = max(totals)
+    leaders = [side for side, total in enumerate(totals) if total == best]
+    return {"totals": totals, "winner": leaders[0] if len(leaders) == 1 else None, "hands": len(game.results)}
+
+
+def side_rewards(kind: str, side_scores: Sequence[int]) -> list[float]:
+    """Each side's reward for ``side_scores`` (a hand's scores or the game totals, per side) under the
+    reward ``kind``: ``"points"`` the score; ``"zero_sum"`` the score minus the mean of the other sides'
+    (two sides: ``a - b`` and ``b - a``); ``"win"`` +1 for the sole best score, 0 for a share of the
+    best, -1 for the others."""
+    scores = [float(x) for x in side_scores]
+    if kind == "points":
+        return scores
+    if kind == "zero_sum":
+        total = sum(scores)
+        others = len(scores) - 1
+        return [score - (total - score) / others for score in scores]
+    best = max(scores)
+    leaders = sum(1 for score in scores if score == best)
+    return [(1.0 if leaders == 1 else 0.0) if score == best else -1.0 for score in scores]
+
+
+def _kind_counts(cards: Sequence[int]) -> list[int]:
+    """Cards per kind."""
+    counts = [0] * KINDS
+    for card in cards:
+        counts[C.KIND_OF[card]] += 1
+    return counts

@@ -8,13 +8,13 @@ leak another hand, a Foot, the stock or the hidden part of the pile.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import MutableSequence, Sequence
 
 import numpy as np
 import numpy.typing as npt
 
 from handfoot import cards as C
-from handfoot.engine import Group, Meld, Seating
+from handfoot.engine import Group, Seating
 from handfoot.engine.views import SeatInfo
 from handfoot.rl.layout import KINDS, MAX_SEATS, POINTS_SCALE, SIZE, START
 from handfoot.rules.options import RuleSet
@@ -59,12 +59,10 @@ _OUT = START["out_seat"]
 _NONE_KNOWN = (0,) * KINDS
 
 
-def _kind_counts(cards: Sequence[int]) -> list[int]:
-    """Cards per kind."""
-    counts = [0] * KINDS
-    for card in cards:
-        counts[KIND_OF[card]] += 1
-    return counts
+def _slots(out: npt.NDArray[np.float32]) -> MutableSequence[float]:
+    """``out``'s entries as a memoryview: item by item, a Python number goes straight into its slot."""
+    view: MutableSequence[float] = memoryview(out)  # type: ignore[arg-type,assignment]
+    return view
 
 
 def _order(first: int, items: Sequence[int]) -> list[int]:
@@ -102,108 +100,123 @@ class Encoder:
         self.num_sides = seating.num_sides
         self.num_owners = seating.num_owners
         self.rank_base = [[KINDS * slot for slot in slots] for slots in self.owner_slot]
-        # per observing seat: the entries that are 1 at this table whatever happens (who is present,
-        # who are the partners)
-        self.static_index: list[tuple[int, ...]] = [
-            (
+        # per observing seat: the vector's entries that are 1 at this table whatever happens (who is
+        # present, who are the partners); every vector of that seat starts as a copy of it
+        self.static: list[npt.NDArray[np.float32]] = []
+        for me in range(players):
+            base = np.zeros(SIZE, dtype=np.float32)
+            for index in (
                 *(_SEAT_PRESENT + slot for slot in range(players)),
                 *(_SEAT_PARTNER + slot for slot in self.partner_slots[me]),
                 *(_OWNER_PRESENT + slot for slot in self.owner_slot[me]),
                 *(_SIDE_PRESENT + slot for slot in self.side_slot[me]),
-            )
-            for me in range(players)
-        ]
+            ):
+                base[index] = 1
+            self.static.append(base)
 
     def encode(
         self, info: SeatInfo, totals: Sequence[int], staged: Sequence[Group] = ()
     ) -> npt.NDArray[np.float32]:
         """The observation vector of ``info.seat`` (a seat, not a spectator) from its ``SeatInfo`` (the
         engine's view of that seat), the game totals per side (public), and the groups it has staged this
-        turn for an opening (its own cards)."""
+        turn for an opening (its own cards): a new array."""
+        out = np.empty(SIZE, dtype=np.float32)
+        self.encode_into(out, info, totals, staged)
+        return out
+
+    def encode_into(
+        self,
+        out: npt.NDArray[np.float32],
+        info: SeatInfo,
+        totals: Sequence[int],
+        staged: Sequence[Group] = (),
+    ) -> None:
+        """``encode`` written into ``out`` (a C-contiguous float32 array of ``SIZE``, such as one row of a
+        batch), every entry overwritten; no array is allocated. Raises ValueError for a seat that is not
+        one of this table's."""
         me = info.seat
         if not 0 <= me < self.players:
             raise ValueError(f"seat {me} is not a seat of this {self.players}-player table")
-        obs = np.zeros(SIZE, dtype=np.float32)
-        # sparse entries are gathered as (index, value) and written at once; no index repeats
-        idx = list(self.static_index[me])
-        val: list[float] = [1] * len(idx)
-        obs[_HAND : _HAND + KINDS] = info.kinds
+        out[:] = self.static[me]
+        # entries are written one by one through a memoryview: a Python number into a float32 slot,
+        # no array built for a handful of values
+        obs = _slots(out)
+        at = _HAND
+        for count in info.kinds:
+            if count:
+                obs[at] = count
+            at += 1
         if staged:
             self._encode_staged(obs, staged)
         if info.foot:
-            obs[_FOOT : _FOOT + KINDS] = _kind_counts(info.foot)
+            for card in info.foot:
+                obs[_FOOT + KIND_OF[card]] += 1
         seat_slot = self.seat_slot[me]
         hand_counts, in_foot, foot_counts = info.hand_counts, info.in_foot, info.foot_counts
         known = info.known
         for seat, slot in enumerate(seat_slot):
-            idx += (_SEAT_HAND + slot, _SEAT_IN_FOOT + slot, _SEAT_FOOT + slot)
-            val += (hand_counts[seat], in_foot[seat], foot_counts[seat])
-            if known[seat] != _NONE_KNOWN:
-                base = _SEAT_KNOWN + KINDS * slot
-                obs[base : base + KINDS] = known[seat]
+            obs[_SEAT_HAND + slot] = hand_counts[seat]
+            obs[_SEAT_IN_FOOT + slot] = in_foot[seat]
+            obs[_SEAT_FOOT + slot] = foot_counts[seat]
+            seen = known[seat]
+            if seen != _NONE_KNOWN:
+                at = _SEAT_KNOWN + KINDS * slot
+                for count in seen:
+                    if count:
+                        obs[at] = count
+                    at += 1
         if info.to_move >= 0:
-            idx.append(_SEAT_TO_MOVE + seat_slot[info.to_move])
-            val.append(1)
-        idx += (_SEAT_TURN + seat_slot[info.turn_seat], _SEAT_DEALER + seat_slot[info.dealer])
-        val += (1, 1)
+            obs[_SEAT_TO_MOVE + seat_slot[info.to_move]] = 1
+        obs[_SEAT_TURN + seat_slot[info.turn_seat]] = 1
+        obs[_SEAT_DEALER + seat_slot[info.dealer]] = 1
         down, minimums, books = info.down, info.minimums, info.books
         for owner, slot in enumerate(self.owner_slot[me]):
+            obs[_OWNER_DOWN + slot] = down[owner]
+            obs[_OWNER_MINIMUM + slot] = minimums[owner] / POINTS_SCALE
             at = _OWNER_BOOKS + 3 * slot
-            idx += (_OWNER_DOWN + slot, _OWNER_MINIMUM + slot, at, at + 1, at + 2)
             clean, dirty, wild = books[owner]
-            val += (down[owner], minimums[owner] / POINTS_SCALE, clean, dirty, wild)
+            obs[at] = clean
+            obs[at + 1] = dirty
+            obs[at + 2] = wild
         rank_base = self.rank_base[me]  # KINDS * owner slot, per owner
-        latest: dict[int, Meld] = {}  # the latest meld of each (owner slot, rank): the open one
-        earlier: dict[int, tuple[int, int]] = {}  # melds before it and their cards
+        # in table order: each meld writes its (owner slot, rank) open entries, so the latest one stays;
+        # one met before it of the same key is a closed book, counted with its cards in meld_earlier
+        sizes: dict[int, int] = {}  # the size of the latest meld of each key so far
         for meld in info.table:
             key = rank_base[meld.owner] + meld.rank
-            before = latest.get(key)
-            if before is not None:  # a closed book of this rank came first
-                count, laid = earlier.get(key, (0, 0))
-                earlier[key] = (count + 1, laid + len(before.cards))
-            latest[key] = meld
-        for key, meld in latest.items():
-            at = _MELD_OPEN + 3 * key
             cards = meld.cards
-            jokers = cards.count(JOKER_ID)
+            size = len(cards)
+            before = sizes.get(key)
+            if before is not None:
+                at = _MELD_EARLIER + 2 * key
+                obs[at] += 1
+                obs[at + 1] += before
+            sizes[key] = size
             wilds = meld.wilds
-            idx += (at, at + 1, at + 2)
-            val += (len(cards) - wilds, jokers, wilds - jokers)
-        for key, (count, laid) in earlier.items():
-            idx += (_MELD_EARLIER + 2 * key, _MELD_EARLIER + 2 * key + 1)
-            val += (count, laid)
+            jokers = cards.count(JOKER_ID) if wilds else 0
+            at = _MELD_OPEN + 3 * key
+            obs[at] = size - wilds
+            obs[at + 1] = jokers
+            obs[at + 2] = wilds - jokers
         red_threes = info.red_threes
         for side, slot in enumerate(self.side_slot[me]):
-            idx += (_SIDE_RED + slot, _SIDE_TOTAL + slot)
-            val += (len(red_threes[side]), totals[side] / POINTS_SCALE)
+            obs[_SIDE_RED + slot] = len(red_threes[side])
+            obs[_SIDE_TOTAL + slot] = totals[side] / POINTS_SCALE
         pile_top = info.pile_top
         out_seat = info.out_seat
-        idx += (
-            _PILE_TOP + (KIND_OF[pile_top] if pile_top >= 0 else KINDS),
-            _PILE_SIZE,
-            _STOCK,
-            _PHASE + int(info.phase),
-            _PERMISSION,
-            _LAST_ROUND,
-            _HAND_INDEX,
-            _OUT + (seat_slot[out_seat] if out_seat >= 0 else MAX_SEATS),
-        )
-        val += (
-            1,
-            info.pile_size,
-            info.stock_size,
-            1,
-            info.permission,
-            info.last_round_left,
-            info.hand_index,
-            1,
-        )
-        obs[idx] = val
+        obs[_PILE_TOP + (KIND_OF[pile_top] if pile_top >= 0 else KINDS)] = 1
+        obs[_PILE_SIZE] = info.pile_size
+        obs[_STOCK] = info.stock_size
+        obs[_PHASE + int(info.phase)] = 1
+        obs[_PERMISSION] = info.permission
+        obs[_LAST_ROUND] = info.last_round_left
+        obs[_HAND_INDEX] = info.hand_index
+        obs[_OUT + (seat_slot[out_seat] if out_seat >= 0 else MAX_SEATS)] = 1
         if info.pile:
-            obs[_PILE_SEEN : _PILE_SEEN + KINDS] = _kind_counts(info.pile)
-        return obs
+            for card in info.pile:
+                obs[_PILE_SEEN + KIND_OF[card]] += 1
 
-    def _encode_staged(self, obs: npt.NDArray[np.float32], staged: Sequence[Group]) -> None:
+    def _encode_staged(self, obs: MutableSequence[float], staged: Sequence[Group]) -> None:
         values = self.values
         points = 0
         for group in staged:

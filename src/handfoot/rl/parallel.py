@@ -8,20 +8,32 @@ environment (``handfoot.rl.env``) selects only the seat to move and is the one t
 
 from __future__ import annotations
 
+import copy
 from collections.abc import Mapping
 from pathlib import Path
 from typing import Any, ClassVar
 
+import numpy as np
+import numpy.typing as npt
 from gymnasium import spaces
 from pettingzoo import ParallelEnv
 
-from handfoot.rl.aec import HandFootEnv, Observation
+from handfoot.rl.aec import (
+    DEFAULT_ILLEGAL,
+    DEFAULT_REWARD,
+    ILLEGAL_PENALTY,
+    MAX_CYCLES,
+    HandFootEnv,
+    Observation,
+)
 from handfoot.rules.options import RuleSet
+
+MAX_TICKS = MAX_CYCLES * 8
 
 
 class HandFootParallelEnv(ParallelEnv):  # type: ignore[misc]
     """Hand and Foot for PettingZoo (Parallel): the options of ``HandFootEnv``; ``max_cycles`` counts
-    ticks (moves)."""
+    ticks (moves; default ``MAX_TICKS``, the AEC form's default truncation at eight seats)."""
 
     metadata: ClassVar[dict[str, Any]] = {"name": "handfoot_parallel_v0", "render_modes": ["ansi"]}
 
@@ -29,23 +41,33 @@ class HandFootParallelEnv(ParallelEnv):  # type: ignore[misc]
         self,
         rules: str | Path | Mapping[str, Any] | RuleSet = "kitchen-table",
         players: int | None = None,
-        reward: str = "hand",
-        zero_sum: bool = False,
+        reward: str = DEFAULT_REWARD,
+        reward_at: str = "hand",
         reward_scale: float = 1.0,
-        max_cycles: int | None = None,
-        illegal: str = "raise",
+        max_cycles: int | None = MAX_TICKS,
+        illegal: str = DEFAULT_ILLEGAL,
         render_mode: str | None = None,
+        illegal_penalty: float = ILLEGAL_PENALTY,
     ) -> None:
         if max_cycles is not None and max_cycles < 1:
             raise ValueError(f"max_cycles={max_cycles}: use a positive number, or None for whole games")
         self.aec = HandFootEnv(
-            rules, players, reward, zero_sum, reward_scale, None, illegal, render_mode, max_moves=max_cycles
+            rules,
+            players,
+            reward=reward,
+            reward_at=reward_at,
+            reward_scale=reward_scale,
+            illegal=illegal,
+            render_mode=render_mode,
+            max_moves=max_cycles,
+            illegal_penalty=illegal_penalty,
         )
         self.possible_agents = list(self.aec.possible_agents)
         self.agents: list[str] = []
         self.render_mode = render_mode
         self.observation_spaces = self.aec.observation_spaces
         self.action_spaces = self.aec.action_spaces
+        self.state_space = self.aec.state_space
 
     def observation_space(self, agent: str) -> spaces.Space[Any]:
         """The observation space of ``agent``."""
@@ -86,6 +108,14 @@ class HandFootParallelEnv(ParallelEnv):  # type: ignore[misc]
         observations = {a: aec.observe(a) for a in agents}
         self.agents = [a for a in agents if not (terminations[a] or truncations[a])]
         return observations, rewards, terminations, truncations, infos
+
+    def state(self) -> npt.NDArray[np.float32]:
+        """The global state (``HandFootEnv.state``)."""
+        return self.aec.state()
+
+    def clone(self) -> HandFootParallelEnv:
+        """An independent copy in the same position (``HandFootEnv.clone``)."""
+        return copy.deepcopy(self)
 
     def render(self) -> str | None:
         """The table as text (``render_mode="ansi"``)."""

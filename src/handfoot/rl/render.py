@@ -9,10 +9,11 @@ from handfoot.engine import Group, View
 
 
 def render_text(v: View, totals: Sequence[int], staged: Sequence[Group] = ()) -> str:
-    """Several lines: hand number and totals, every seat's counts, the melds, the pile and stock, then
-    the viewing seat's own cards (and any groups it has staged)."""
+    """Several lines: the hand's number (from 0, as the observation's ``hand_index`` and the records
+    count) and the totals, every seat's counts, the melds, the pile and stock, then the viewing seat's own
+    cards (and any groups it has staged)."""
     lines = [
-        f"{v.rules.name}, hand {v.hand_index + 1}, phase {v.phase.name.lower()}, "
+        f"{v.rules.name}, hand {v.hand_index}, phase {v.phase.name.lower()}, "
         f"seat {v.to_move} to move (turn of seat {v.turn_seat}); totals {list(totals)}"
     ]
     for seat, info in enumerate(v.seats):

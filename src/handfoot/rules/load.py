@@ -38,6 +38,8 @@ _FIELD_DEFAULTS: dict[str, Any] = {f.name: f.default for f in fields(RuleSet)}
 # Options that were true/false before they had more choices: what a boolean in an older file means.
 _BOOLEAN_ALIASES: dict[str, dict[bool, str]] = {
     "first_upcard": {True: "until_natural", False: "none"},
+    "all_feet_to_go_out": {True: "picked_up", False: "none"},
+    "opening_waived_if_emptied": {True: "discard", False: "none"},
 }
 
 

@@ -52,6 +52,13 @@ class BlackThreeBooks(StrEnum):
     DIRTY = "dirty"
 
 
+class OpeningScope(StrEnum):
+    """What the opening minimum counts: one lay-down, or every card laid in the turn (Foot included)."""
+
+    PLAY = "play"
+    TURN = "turn"
+
+
 class EmptyStock(StrEnum):
     """What an empty stock does when a player must draw."""
 
@@ -136,6 +143,22 @@ class RedThreeBonusIf(StrEnum):
 
     MELDED = "melded"
     WENT_OUT = "went_out"
+
+
+class AllFeet(StrEnum):
+    """Whether everyone on a side must be in their Foot before anyone goes out, and what being in it is."""
+
+    NONE = "none"
+    PICKED_UP = "picked_up"  # the Foot has been picked up
+    ENTERED = "entered"  # the Foot has been picked up, or the Hand emptied (the Foot comes next turn)
+
+
+class OpeningWaiver(StrEnum):
+    """When a lay-down needs no opening minimum because of what it leaves in the hand."""
+
+    NONE = "none"
+    DISCARD = "discard"  # the lay-down leaves the hand empty or holding only the card to discard
+    EMPTY = "empty"  # the lay-down leaves the hand empty (melded empty, no discard)
 
 
 class EmptyWithoutOut(StrEnum):
@@ -263,11 +286,20 @@ class RuleSet:
             "game",
         ),
     )
-    opening_waived_if_emptied: bool = field(
-        default=False,
+    opening_scope: OpeningScope = field(
+        default=OpeningScope.PLAY,
         metadata=_meta(
-            "A lay-down that leaves the hand empty (or holding only the card to discard) needs no "
-            "opening minimum.",
+            "What the opening minimum counts: the groups laid down together (play), or every card laid "
+            "in the turn, the Foot's cards included when the Hand runs out in it (turn).",
+            "game",
+        ),
+    )
+    opening_waived_if_emptied: OpeningWaiver = field(
+        default=OpeningWaiver.NONE,
+        metadata=_meta(
+            "A lay-down that empties the hand needs no opening minimum: never (none), when it leaves the "
+            "hand empty or holding only the card to discard (discard), or only when it melds the hand "
+            "empty (empty; true and false, as older files write it, are discard and none).",
             "game",
         ),
     )
@@ -329,6 +361,14 @@ class RuleSet:
 
     # --- 4. a turn
     draw_count: int = field(default=2, metadata=_meta("Cards drawn from the stock each turn.", "turn"))
+    split_draw: bool = field(
+        default=False,
+        metadata=_meta(
+            "Instead of drawing draw_count cards from the stock, a player may take the discard pile's top "
+            "card (a natural of rank A to 4, the pile not frozen) and draw one card fewer from the stock.",
+            "turn",
+        ),
+    )
     pickup_allowed: bool = field(
         default=True, metadata=_meta("The discard pile may be taken instead of drawing.", "turn")
     )
@@ -444,9 +484,21 @@ class RuleSet:
         default=0,
         metadata=_meta("Wild books needed to go out (needs wild_melds; a list: one per hand).", "out"),
     )
-    all_feet_to_go_out: bool = field(
-        default=True,
-        metadata=_meta("Everyone on the side must have picked up their Foot before anyone goes out.", "out"),
+    all_feet_to_go_out: AllFeet = field(
+        default=AllFeet.PICKED_UP,
+        metadata=_meta(
+            "Before anyone goes out, everyone on the side must be in their Foot: not needed (none), the "
+            "Foot picked up (picked_up), or the Foot picked up or the Hand emptied, the Foot coming next "
+            "turn (entered; true and false, as older files write it, are picked_up and none).",
+            "out",
+        ),
+    )
+    wild_book_counts_clean: bool = field(
+        default=False,
+        metadata=_meta(
+            "A wild book counts as a clean book toward go_out_clean (needs wild_melds).",
+            "out",
+        ),
     )
     permission: Permission = field(
         default=Permission.NONE,

@@ -9,6 +9,81 @@ from handfoot.rules.options import BlackThreeBooks, OpeningBy, RuleSet, WildLimi
 MIN_PLAYERS = 2
 MAX_PLAYERS = 8
 
+# The largest points any one scoring option may give or take away, the largest card value and the
+# largest total a game may play to. With at most 12 decks of 60 cards, 100 hands a game and these bounds,
+# no hand scores more than about 10**8 points and no game's total passes 10**10 in size: far inside
+# 64-bit integers and the 2**53 a JSON reader keeps exactly. docs/rules.md lists them ("Ranges").
+MAX_POINTS = 100_000
+MAX_CARD_VALUE = 1_000
+MAX_TARGET = 1_000_000
+
+# The range of every numeric option, both ends included: each value of a list (``card_values``, the
+# opening lists) and each hand's value of an option given one value per hand must lie in it.
+# ``decks_by_players``, ``book_bonuses`` and ``pickup_naturals_on_meld`` (whose top is
+# ``pickup_naturals``) have checks of their own below; every other option holding a number is here.
+OPTION_RANGES: dict[str, tuple[int, int]] = {
+    "players_allowed": (MIN_PLAYERS, MAX_PLAYERS),
+    "default_players": (MIN_PLAYERS, MAX_PLAYERS),
+    "partners_at": (4, MAX_PLAYERS),
+    "decks_extra": (0, 6),
+    "jokers_per_deck": (0, 8),
+    "hand_size": (1, 30),
+    "foot_size": (1, 30),
+    "exact_deal_bonus": (0, MAX_POINTS),
+    "target_score": (1, MAX_TARGET),
+    "hands_per_game": (1, 100),
+    "opening_minimums": (0, MAX_TARGET),
+    "opening_thresholds": (-MAX_TARGET, MAX_TARGET),
+    "opening_increment": (0, MAX_POINTS),
+    "short_opening_penalty": (0, MAX_POINTS),
+    "min_naturals": (1, 7),
+    "max_wilds": (0, 20),
+    "max_wilds_new_meld": (0, 20),
+    "max_wilds_added_per_turn": (0, 20),
+    "book_size": (3, 20),
+    "draw_count": (1, 5),
+    "pickup_naturals": (1, 3),
+    "pickup_count": (0, 50),
+    "go_out_books": (0, 10),
+    "go_out_clean": (0, 10),
+    "go_out_dirty": (0, 10),
+    "go_out_wild": (0, 10),
+    "card_values": (0, MAX_CARD_VALUE),
+    "red_three_bonus": (-MAX_POINTS, MAX_POINTS),
+    "red_three_unmelded": (-MAX_POINTS, MAX_POINTS),
+    "red_three_held": (-MAX_POINTS, 0),
+    "clean_book_bonus": (0, MAX_POINTS),
+    "dirty_book_bonus": (0, MAX_POINTS),
+    "wild_book_bonus": (0, MAX_POINTS),
+    "wild_meld_penalty": (0, MAX_POINTS),
+    "going_out_bonus": (0, MAX_POINTS),
+}
+# Options holding numbers that are checked on their own (their shape is not a number or a list of them).
+CHECKED_APART = ("decks_by_players", "book_bonuses", "pickup_naturals_on_meld", "hand_values")
+# The longest list an option holding a list of numbers may give (one per hand at most).
+MAX_LIST = 100
+
+
+def allowed_range(option: str) -> str:
+    """The range of numeric option ``option`` in words, as messages and docs/rules.md give it."""
+    low, high = OPTION_RANGES[option]
+    return f"a whole number from {low} to {high}"
+
+
+def check_ranges(rules: RuleSet) -> None:
+    """Raise ``RuleError`` for the first option of ``OPTION_RANGES`` holding a number, or a list with a
+    value, outside its range (or a list longer than ``MAX_LIST``)."""
+    for option, (low, high) in OPTION_RANGES.items():
+        value = getattr(rules, option)
+        values = value if isinstance(value, tuple) else (value,)
+        if len(values) > MAX_LIST:
+            raise RuleError(option, list(values), f"a list of at most {MAX_LIST} values")
+        for item in values:
+            if not low <= item <= high:
+                if isinstance(value, tuple):
+                    raise RuleError(option, list(value), f"each value {allowed_range(option)}")
+                raise RuleError(option, value, allowed_range(option))
+
 
 def _at_least(rules: RuleSet, option: str, low: int, high: int | None = None) -> None:
     value = getattr(rules, option)
@@ -39,33 +114,15 @@ def _validate(rules: RuleSet) -> RuleSet:
     for count in rules.partners_at:
         if count % 2 or count < 4 or count > MAX_PLAYERS:
             raise RuleError("partners_at", list(rules.partners_at), "even player counts of 4, 6 or 8")
-    _at_least(rules, "decks_extra", 0, 6)
     for count, decks in rules.decks_by_players:
         if not MIN_PLAYERS <= count <= MAX_PLAYERS or not 1 <= decks <= 12:
             raise RuleError(
                 "decks_by_players", dict(rules.decks_by_players), f"{allowed_players} mapped to 1 to 12 decks"
             )
-    _at_least(rules, "jokers_per_deck", 0, 8)
-    _at_least(rules, "hand_size", 1, 30)
-    _at_least(rules, "foot_size", 1, 30)
-    _at_least(rules, "target_score", 1)
-    _at_least(rules, "hands_per_game", 1, 100)
     if not rules.opening_minimums or any(m < 0 for m in rules.opening_minimums):
         raise RuleError("opening_minimums", list(rules.opening_minimums), "a non-empty list of points >= 0")
     if list(rules.opening_thresholds) != sorted(set(rules.opening_thresholds)):
         raise RuleError("opening_thresholds", list(rules.opening_thresholds), "strictly rising totals")
-    _at_least(rules, "opening_increment", 0)
-    _at_least(rules, "min_naturals", 1, 7)
-    _at_least(rules, "max_wilds", 0, 20)
-    _at_least(rules, "max_wilds_new_meld", 0, 20)
-    _at_least(rules, "max_wilds_added_per_turn", 0, 20)
-    _at_least(rules, "book_size", 3, 20)
-    _at_least(rules, "draw_count", 1, 5)
-    _at_least(rules, "pickup_naturals", 1, 3)
-    _at_least(rules, "pickup_naturals_on_meld", 0, rules.pickup_naturals)
-    _at_least(rules, "pickup_count", 0, 50)
-    for option in ("go_out_books", "go_out_clean", "go_out_dirty", "go_out_wild"):
-        _at_least(rules, option, 0, 10)
     if len(rules.card_values) != len(C.KIND_NAMES):
         raise RuleError("card_values", rules.card_values, "a value for each of JK 2 A K Q J T 9 8 7 6 5 4 3B")
     for kind, points in zip(C.KIND_NAMES, rules.card_values, strict=True):
@@ -87,16 +144,12 @@ def _validate(rules: RuleSet) -> RuleSet:
             f"{len(rules.opening_thresholds) + 1} minimums with opening_by = score: one below the first of "
             f"opening_thresholds {list(rules.opening_thresholds)} and one from each threshold up",
         )
-    # Bonuses are added and penalties written as the points taken away; a sign slip would turn one into
-    # the other, so each must have its own sign.
-    for option in ("clean_book_bonus", "dirty_book_bonus", "wild_book_bonus", "going_out_bonus"):
-        _at_least(rules, option, 0)
     for rank, _status, points in rules.book_bonuses:
-        if points < 0:
+        if not 0 <= points <= MAX_POINTS:
             raise RuleError(
                 "book_bonuses",
                 {C.RANK_LETTER[rank]: points},
-                "bonuses >= 0 (they are added)",
+                f"bonuses from 0 to {MAX_POINTS} (they are added)",
             )
         if rank == C.WILD_RANK and not rules.wild_melds:
             raise RuleError("book_bonuses", {"W": points}, "no W row unless wild_melds = true")
@@ -110,12 +163,10 @@ def _validate(rules: RuleSet) -> RuleSet:
                 {"3": points},
                 "no 3 row unless black_three_melds = true or black_three_books is not 'none'",
             )
-    _at_least(rules, "wild_meld_penalty", 0)
     if rules.wild_meld_penalty and not rules.wild_melds:
         raise RuleError(
             "wild_meld_penalty", rules.wild_meld_penalty, "0 unless wild_melds = true", "no meld of wilds"
         )
-    _at_least(rules, "exact_deal_bonus", 0)
     if rules.short_opening_penalty < 0:
         raise RuleError(
             "short_opening_penalty",
@@ -132,6 +183,12 @@ def _validate(rules: RuleSet) -> RuleSet:
     if rules.pickup_count == 1:
         raise RuleError("pickup_count", 1, "0 (the whole pile) or 2 or more", "the top card goes into a meld")
 
+    # Every number in its range (bonuses are added and penalties written as the points taken away, so a
+    # sign slip that would turn one into the other is refused too), before the combinations below
+    # compute with them.
+    check_ranges(rules)
+    _at_least(rules, "pickup_naturals_on_meld", 0, rules.pickup_naturals)
+
     # Combinations that make melds or going out impossible.
     if rules.wild_limit is WildLimit.FEWER_THAN_NATURALS and rules.min_naturals < 2:
         # with fewer wilds than naturals a 3-card meld needs 2 naturals anyway; 1 would be misleading
@@ -142,6 +199,10 @@ def _validate(rules: RuleSet) -> RuleSet:
             True,
             "false unless hand_size = foot_size",
             "a player chooses the Foot from two piles of one size",
+        )
+    if rules.wild_book_counts_clean and not rules.wild_melds:
+        raise RuleError(
+            "wild_book_counts_clean", True, "false unless wild_melds = true", "wild books are not allowed"
         )
     if rules.go_out_wild > 0 and not rules.wild_melds:
         raise RuleError(
@@ -167,7 +228,7 @@ def _validate(rules: RuleSet) -> RuleSet:
                 f"{players} players need {needed} cards",
             )
         clean, dirty, wild = books_possible(rules, players)
-        if rules.go_out_clean > 0 and not clean:
+        if rules.go_out_clean > 0 and not (clean or (wild and rules.wild_book_counts_clean)):
             raise RuleError(
                 "book_size",
                 rules.book_size,

@@ -1,7 +1,18 @@
 """The game server: a lobby over HTTP, play over a versioned WebSocket protocol, tables kept in a database.
 
 ``create_app(settings)`` (``handfoot.server.app``) builds the FastAPI application; ``handfoot serve`` runs it
-with uvicorn. Every move, from a person or a bot, goes through ``pipeline.submit``; what a client may be
-sent is built in ``protocol``; tables are stored event-sourced by ``storage``. docs/protocol.md is the
-contract a client is written against.
+with uvicorn. The rooms, each with its job in its own ``__init__``:
+
+- ``tables``: the table domain (a table, the service that holds them, the one way a table moves);
+- ``store``: storage (schema, migrations, snapshots);
+- ``live``: the WebSocket side (handshake, read loop, outboxes, broadcast);
+- ``cluster``: several processes on one database (the bus, following, bot leases);
+- ``bots``: the bots playing their seats server-side;
+- ``http``: the HTTP API, one router per resource;
+- ``process``: start-up (``handfoot serve``, preflight, the lifespan, the door's caps);
+- ``wire``: the JSON the server speaks; ``settings`` and ``limits``: what it is told and what it allows.
+
+The arrows point one way: ``http`` and ``live`` use ``bots``, ``cluster`` and ``tables``; ``tables`` uses
+``store`` and ``wire`` and never imports a transport. docs/protocol.md is the contract a client is written
+against.
 """

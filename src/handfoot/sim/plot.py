@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Any
 
 from handfoot.sim.tournament import Summary
 
@@ -41,9 +42,38 @@ def plot_summary(summary: Summary, path: str | Path) -> None:
     right.set_xticks(range(len(sides)), labels, rotation=15, fontsize="small")
     right.set_ylim(0, 1)
     right.set_ylabel("win rate (95% CI)")
-    unit = "hands" if summary.config.single_hands else "games"
-    right.set_title(f"Wins over {data['games']} {unit}")
+    unit = summary.unit()
+    right.set_title(f"Wins over {data[unit]} {unit}")
     fig.suptitle(f"{summary.config.rules.name}, {summary.config.players} players")
+    fig.tight_layout()
+    fig.savefig(path)
+    plt.close(fig)
+
+
+def plot_comparison(data: dict[str, Any], path: str | Path, title: str) -> None:
+    """Write a figure to ``path`` from ``comparison_json``'s ``data``: one panel per measure, the mean
+    difference B - A over the same games with its 95% interval, and a line at no difference. Raises
+    ImportError when matplotlib is not installed."""
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    rows = data["paired"]
+    columns = 3
+    lines = (len(rows) + columns - 1) // columns
+    fig, axes = plt.subplots(lines, columns, figsize=(11, 2.6 * lines), squeeze=False)
+    for axis, row in zip(axes.flat, rows, strict=False):
+        low, high = row["ci95"]
+        difference = row["difference"]
+        axis.errorbar([difference], [0], xerr=[[difference - low], [high - difference]], fmt="o", capsize=6)
+        axis.axvline(0, color="grey", linewidth=0.8, linestyle="--")
+        axis.set_yticks([])
+        axis.set_title(f"{row['measure']}\nA {row['a']:.3g}, B {row['b']:.3g}", fontsize="small")
+        axis.set_xlabel("B - A (95% CI)", fontsize="small")
+    for axis in list(axes.flat)[len(rows) :]:
+        axis.set_visible(False)
+    fig.suptitle(title)
     fig.tight_layout()
     fig.savefig(path)
     plt.close(fig)

@@ -8,30 +8,51 @@ and the summary (decision times aside) is the same for any worker count.
 Each game stops after ``max_moves`` moves if it has not ended (random bots racing to 10,000 may never
 get there): it is then decided by the totals of its finished hands and counted in ``capped``. A game in
 which the engine offers the seat to move no legal move is stopped and counted the same way.
+
+A seat may be a program speaking the bot protocol (``cmd:``, see ``sim.seats``): one process per seat
+and game, given ``move_time`` seconds per decision. When such a bot fails (it cannot start, crashes,
+hangs, writes garbage or a move it may not play, floods its output), one line on standard error names
+the seat, the bot, the game, hand and decision and what it did; nothing of its answer is played; the
+outcome records the failure, and by ``on_bot_error`` either its side forfeits the game (``forfeit``:
+the other sides share the win) or the ``fallback`` bot plays the seat to the end (``fallback``).
 """
 
 from __future__ import annotations
 
+import platform
 import random
+import sys
 import time
 from collections.abc import Callable, Generator, Sequence
 from contextlib import closing
 from dataclasses import dataclass, field
+from datetime import UTC, datetime
 from functools import partial
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from handfoot.bots.base import Bot, atomic_id_in, legal_for
+from handfoot import package_version
+from handfoot.bots.base import atomic_id_in, legal_for
 from handfoot.bots.registry import make_bot
 from handfoot.engine.events import Event
 from handfoot.engine.game import Game
-from handfoot.engine.moves import Move
+from handfoot.engine.moves import Move, move_text
 from handfoot.engine.state import Seating
+from handfoot.protocol.external import ExternalSeat
+from handfoot.protocol.process import BotFailure
+from handfoot.record import record_of, rules_source_of
+from handfoot.rules import rules_to_mapping
 from handfoot.rules.options import RuleSet
 from handfoot.sim.progress import HandDone, ProgressTracker, Snapshot
-from handfoot.sim.stats import game_points, mean, wilson
+from handfoot.sim.seats import DEFAULT_MOVE_TIME, SeatPlayer, check_seat, make_seat
+from handfoot.sim.seats import parse_seats as parse_seats
+from handfoot.sim.stats import game_points, mean, mean_interval, wilson
 from handfoot.sim.workers import Done, process_map
 
+if TYPE_CHECKING:
+    from handfoot.sim.trajectories import Trajectory
+
 DEFAULT_MAX_MOVES = 8000
+ON_BOT_ERROR = ("forfeit", "fallback")
 
 
 def derive_seed(*parts: int) -> int:
@@ -52,6 +73,18 @@ class GameOutcome:
     decision_count: list[int]
     decision_max: list[float]
     capped: bool = False
+    forfeited: int | None = None  # the side that forfeited the game (its bot failed, on_bot_error forfeit)
+    failures: list[dict[str, Any]] = field(default_factory=list)  # bot failures (``failure_record``)
+    seed: int = 0  # the seed the game was dealt from (``derive_seed(tournament seed, index)``)
+    dealer: int = 0  # the first hand's dealer
+    record: dict[str, Any] | None = None  # the game record (docs/records.md), when the config asks
+    trajectory: Trajectory | None = None  # the chosen seats' decisions, when the config asks
+
+    def winner(self) -> int | None:
+        """The side with the highest total, or None on a tie for the lead."""
+        best = max(self.totals, default=0)
+        leaders = [side for side, total in enumerate(self.totals) if total == best]
+        return leaders[0] if len(leaders) == 1 else None
 
 
 @dataclass(frozen=True)
@@ -65,6 +98,21 @@ class TournamentConfig:
     seed: int = 0
     single_hands: bool = False
     max_moves: int = DEFAULT_MAX_MOVES
+    move_time: float = DEFAULT_MOVE_TIME  # seconds per decision for a program's seat (``cmd:``)
+    on_bot_error: str = "forfeit"  # or "fallback"
+    fallback: str = "heuristic"  # the bot that finishes a failed seat's game with "fallback"
+    records: bool = False  # keep each game's record in its outcome
+    trajectory_seats: tuple[int, ...] = ()  # record these seats' decisions (needs numpy)
+
+
+@dataclass
+class Timing:
+    """When and how a tournament was played: the start (UTC, ISO 8601), the wall time, the workers."""
+
+    started: str = ""
+    seconds: float = 0.0
+    workers: int = 1
+    scheduler: str | None = None
 
 
 @dataclass
@@ -73,18 +121,26 @@ class Summary:
 
     config: TournamentConfig
     outcomes: list[GameOutcome] = field(default_factory=list)
+    timing: Timing = field(default_factory=Timing)
 
     def side_seats(self) -> list[tuple[int, ...]]:
         """The seats of each side, sides in order of their lowest seat."""
         return list(Seating(self.config.rules, self.config.players).side_seats)
 
+    def unit(self) -> str:
+        """What one played unit is: ``"hands"`` with ``single_hands``, else ``"games"``."""
+        return "hands" if self.config.single_hands else "games"
+
     def to_json(self) -> dict[str, Any]:
-        """``{"games", "sides": [...], "hands_per_game", "moves_per_hand", "decision_ms", "capped"}``."""
+        """The documented JSON (docs/research.md): ``{"unit", <unit>: count, "sides": [...],
+        "hands_per_game", "moves_per_hand", "decision_ms", "capped", "max_moves", "single_hands",
+        "forfeits", "bot_errors", "provenance"}``; every mean comes with a 95% interval (``*_ci95``);
+        ``bot_errors``: one ``failure_record`` per failure of a program seat."""
         outcomes = self.outcomes
         sides = self.side_seats()
         wins = [0.0] * len(sides)
         for outcome in outcomes:
-            for side, share in enumerate(game_points(outcome.totals)):
+            for side, share in enumerate(outcome_shares(outcome)):
                 wins[side] += share
         games = len(outcomes)
         hands = sum(len(o.hand_scores) for o in outcomes)
@@ -92,6 +148,7 @@ class Summary:
         for side, seats in enumerate(sides):
             low, high = wilson(wins[side], games)
             scores = [h[side] for o in outcomes for h in o.hand_scores]
+            game_scores = [o.totals[side] for o in outcomes]
             went = sum(1 for o in outcomes for w in o.went_out if w == side)
             count = sum(o.decision_count[side] for o in outcomes)
             total = sum(o.decision_sum[side] for o in outcomes)
@@ -104,24 +161,70 @@ class Summary:
                     "win_rate": wins[side] / games if games else 0.0,
                     "ci95": [low, high],
                     "mean_hand_score": mean(scores),
+                    "mean_hand_score_ci95": list(mean_interval(scores)),
                     "went_out_rate": went / hands if hands else 0.0,
-                    "mean_game_score": mean([o.totals[side] for o in outcomes]),
+                    "went_out_ci95": list(wilson(went, hands)),
+                    "mean_game_score": mean(game_scores),
+                    "mean_game_score_ci95": list(mean_interval(game_scores)),
                     "decision_ms": {"mean": 1000 * total / count if count else 0.0, "max": 1000 * worst},
                 }
             )
         count = sum(sum(o.decision_count) for o in outcomes)
         total = sum(sum(o.decision_sum) for o in outcomes)
         worst = max((max(o.decision_max) for o in outcomes), default=0.0)
+        per_game = [float(len(o.hand_scores)) for o in outcomes]
+        per_hand = [float(m) for o in outcomes for m in o.moves_per_hand]
+        unit = self.unit()
         return {
-            "games": games,
+            "unit": unit,
+            unit: games,
             "sides": side_rows,
             "hands_per_game": hands / games if games else 0.0,
+            "hands_per_game_ci95": list(mean_interval(per_game)),
             "moves_per_hand": sum(sum(o.moves_per_hand) for o in outcomes) / hands if hands else 0.0,
+            "moves_per_hand_ci95": list(mean_interval(per_hand)),
             "decision_ms": {"mean": 1000 * total / count if count else 0.0, "max": 1000 * worst},
             "capped": sum(1 for o in outcomes if o.capped),
             "max_moves": self.config.max_moves,
             "single_hands": self.config.single_hands,
+            "forfeits": sum(1 for o in outcomes if o.forfeited is not None),
+            "bot_errors": [failure for o in outcomes for failure in o.failures],
+            "provenance": self.provenance(),
         }
+
+    def provenance(self) -> dict[str, Any]:
+        """What reproduces the study: handfoot's version, the rules in full (every option) and in their
+        shortest form, the table, the seat specs, the seeds and how each game's are derived, the move cap,
+        and when, how long and on how many workers it ran (Python and platform too)."""
+        config = self.config
+        timing = self.timing
+        return {
+            "handfoot": package_version(),
+            "python": platform.python_version(),
+            "platform": platform.platform(),
+            "rules": rules_to_mapping(config.rules),
+            "rules_source": rules_source_of(config.rules),
+            "players": config.players,
+            "seats": list(config.seats),
+            "seed": config.seed,
+            "seeds": "game i is dealt from derive_seed(seed, i) with dealer i mod players; seat s of game i "
+            "draws from derive_seed(seed, i, s)",
+            self.unit(): config.games,
+            "max_moves": config.max_moves,
+            "started": timing.started,
+            "seconds": timing.seconds,
+            "workers": timing.workers,
+            "scheduler": timing.scheduler,
+        }
+
+
+def outcome_shares(outcome: GameOutcome) -> list[float]:
+    """Each side's share of the win of one game: by its totals, or, when a side forfeited, shared
+    equally by the other sides."""
+    if outcome.forfeited is None:
+        return game_points(outcome.totals)
+    others = len(outcome.totals) - 1
+    return [0.0 if side == outcome.forfeited else 1.0 / others for side in range(len(outcome.totals))]
 
 
 def play_game(
@@ -130,9 +233,15 @@ def play_game(
     """Play game ``index`` of the tournament ``config`` to its end (or the move cap); ``on_hand`` is
     called after every finished hand with the hands played and the leading side's total."""
     rules, players, seed = config.rules, config.players, config.seed
-    bots: list[Bot] = [make_bot(spec) for spec in config.seats]
+    bots: list[SeatPlayer] = [make_seat(spec, config.move_time) for spec in config.seats]
     rngs = [random.Random(derive_seed(seed, index, seat)) for seat in range(players)]
-    game = Game(rules, players, derive_seed(seed, index), dealer=index % players)
+    game_seed = derive_seed(seed, index)
+    game = Game(rules, players, game_seed, dealer=index % players)
+    recorder = None
+    if config.trajectory_seats:
+        from handfoot.sim.trajectories import TrajectoryRecorder
+
+        recorder = TrajectoryRecorder(rules, players, config.trajectory_seats)
     seating = game.state.seating
     sides = seating.num_sides
     decision_sum = [0.0] * sides
@@ -143,36 +252,91 @@ def play_game(
     moves = 0
     capped = False
     clock = time.perf_counter
-    while not game.finished:
-        if config.single_hands and game.results:
-            break
-        if moves >= config.max_moves:
-            capped = True
-            break
-        state = game.state
-        seat = state.to_move
-        legal = legal_for(state, game.legal_ids())
-        if not legal:  # the engine left the seat without a legal move: stop rather than crash
-            capped = True
-            break
-        info = game.seat_info(seat)
-        start = clock()
-        move = bots[seat].choose_seat(info, legal, rngs[seat])
-        spent = clock() - start
-        side = seating.side_of[seat]
-        decision_sum[side] += spent
-        decision_count[side] += 1
-        if spent > decision_max[side]:
-            decision_max[side] = spent
-        hands_before = len(game.results)
-        play_chosen(game, legal, move)
-        moves += 1
-        hand_moves += 1
-        if len(game.results) > hands_before:
-            moves_per_hand.append(hand_moves)
-            hand_moves = 0
-            if on_hand is not None:
-                on_hand(HandDone(len(game.results), max(game.totals)))
+    failures: list[dict[str, Any]] = []
+    forfeited: int | None = None
+
+    def failed(seat: int, err: BotFailure) -> bool:
+        """Report the failure of ``seat``'s program; True when its side forfeits (else a fallback bot
+        takes the seat over)."""
+        nonlocal forfeited
+        player = bots[seat]
+        assert isinstance(player, ExternalSeat)
+        player.kill()
+        record = failure_record(config, index, seat, player, len(game.results), err, seating.side_of[seat])
+        failures.append(record)
+        print(failure_line(record), file=sys.stderr, flush=True)
+        if config.on_bot_error == "fallback":
+            bots[seat] = make_bot(config.fallback)
+            return False
+        forfeited = seating.side_of[seat]
+        return True
+
+    try:
+        for seat, player in enumerate(bots):
+            if isinstance(player, ExternalSeat):
+                try:
+                    player.start(game, seat, derive_seed(seed, index, seat))
+                except BotFailure as err:
+                    if failed(seat, err):
+                        break
+        while forfeited is None and not game.finished:
+            if config.single_hands and game.results:
+                break
+            if moves >= config.max_moves:
+                capped = True
+                break
+            state = game.state
+            seat = state.to_move
+            ids = game.legal_ids()
+            legal = legal_for(state, ids)
+            player = bots[seat]
+            info = None if isinstance(player, ExternalSeat) else game.seat_info(seat)
+            recording = recorder is not None and seat in recorder.seats and info is not None
+            if recording:
+                assert recorder is not None and info is not None
+                recorder.decision(game, seat, info, ids)
+            start = clock()
+            if isinstance(player, ExternalSeat):
+                try:
+                    chosen = player.decide(game)
+                except BotFailure as err:
+                    if failed(seat, err):
+                        break
+                    continue
+            else:
+                assert info is not None
+                chosen = player.choose_seat(info, legal, rngs[seat])
+            spent = clock() - start
+            side = seating.side_of[seat]
+            decision_sum[side] += spent
+            decision_count[side] += 1
+            if spent > decision_max[side]:
+                decision_max[side] = spent
+            hands_before = len(game.results)
+            play_chosen(game, legal, chosen)
+            if recording:
+                assert recorder is not None
+                recorder.played(atomic_id_in(legal, chosen), move_text(game.moves[hands_before][-1]))
+            moves += 1
+            hand_moves += 1
+            if len(game.results) > hands_before:
+                moves_per_hand.append(hand_moves)
+                hand_moves = 0
+                for other in bots:
+                    if isinstance(other, ExternalSeat):
+                        other.hand_over(game)
+                if on_hand is not None:
+                    on_hand(HandDone(len(game.results), max(game.totals)))
+    finally:
+        if forfeited is not None:
+            reason = "forfeit"
+        elif game.finished or (config.single_hands and game.results):
+            reason = "finished"
+        else:
+            reason = "move_cap" if capped else "stopped"
+        for player in bots:
+            if isinstance(player, ExternalSeat):
+                player.game_over(game, reason)
     results = game.results
     totals = list(results[0].scores) if config.single_hands and results else list(game.totals)
     return GameOutcome(
@@ -185,6 +349,47 @@ def play_game(
         decision_count=decision_count,
         decision_max=decision_max,
         capped=capped,
+        seed=game_seed,
+        dealer=index % players,
+        record=record_of(game).to_json() if config.records else None,
+        trajectory=recorder.finish(game) if recorder is not None else None,
+        forfeited=forfeited,
+        failures=failures,
+    )
+
+
+def failure_record(
+    config: TournamentConfig,
+    game: int,
+    seat: int,
+    player: ExternalSeat,
+    hand: int,
+    err: BotFailure,
+    side: int,
+) -> dict[str, Any]:
+    """What a tournament keeps of a bot's failure (``to_json``'s ``bot_errors``)."""
+    return {
+        "game": game,
+        "hand": hand,
+        "seat": seat,
+        "bot": config.seats[seat],
+        "name": player.name,
+        "decision": player.decisions,
+        "what": err.what,
+        "then": f"side {side} forfeits the game"
+        if config.on_bot_error == "forfeit"
+        else f"{config.fallback} plays the seat to the end",
+    }
+
+
+def failure_line(record: dict[str, Any]) -> str:
+    """The line on standard error for a bot's failure: which bot, which decision, what it did, and
+    what happens to the game."""
+    named = f" ({record['name']})" if record["name"] != record["bot"] else ""
+    when = f"decision {record['decision']}" if record["decision"] else "the handshake"
+    return (
+        f"bot error: seat {record['seat']}, {record['bot']}{named}, game {record['game']}, "
+        f"hand {record['hand']}, {when}: {record['what']}; {record['then']}"
     )
 
 
@@ -212,8 +417,13 @@ def check_config(config: TournamentConfig) -> None:
         raise ValueError("--games must be at least 1")
     if config.max_moves < 1:
         raise ValueError("the move cap must be at least 1")
+    if not config.move_time > 0:
+        raise ValueError("--move-time must be more than 0 seconds")
+    if config.on_bot_error not in ON_BOT_ERROR:
+        raise ValueError(f"--on-bot-error {config.on_bot_error}: allowed: forfeit, fallback")
+    make_bot(config.fallback)
     for spec in config.seats:
-        make_bot(spec)
+        check_seat(spec)
 
 
 def iter_outcomes(
@@ -278,11 +488,16 @@ def run_tournament(
     workers: int = 1,
     progress: Callable[[Snapshot], None] | None = None,
     scheduler: str | None = None,
+    on_game: Callable[[GameOutcome], None] | None = None,
 ) -> Summary:
     """Play the tournament and summarise it, in ``workers`` processes or on the Dask cluster at
     ``scheduler``; ``progress(snapshot)`` is called after every finished hand and every finished game,
-    with the hands played and an estimate of the hands and time left."""
-    summary = Summary(config)
+    with the hands played and an estimate of the hands and time left; ``on_game(outcome)`` after every
+    game in game order, its record and trajectory (when the config asks for them) still attached: the
+    summary keeps neither."""
+    started = datetime.now(UTC)
+    clock = time.perf_counter()
+    summary = Summary(config, timing=Timing(started.isoformat(timespec="seconds"), 0.0, workers, scheduler))
     tracker = tracker_for(config)
 
     def hand_done(game: int, report: HandDone) -> None:
@@ -292,21 +507,15 @@ def run_tournament(
 
     with closing(iter_outcomes(config, workers, hand_done, scheduler)) as outcomes:
         for outcome in outcomes:
+            if on_game is not None:
+                on_game(outcome)
+            outcome.record = outcome.trajectory = None  # written by on_game; not kept for the summary
             summary.outcomes.append(outcome)
             tracker.game_done(outcome.index, len(outcome.hand_scores))
             if progress is not None:
                 progress(tracker.snapshot())
+    summary.timing.seconds = time.perf_counter() - clock
     return summary
-
-
-def parse_seats(text: str, players: int) -> tuple[str, ...]:
-    """Bots per seat from ``a,b,c,d`` (one name repeats for every seat; two alternate around the table)."""
-    names = tuple(part.strip() for part in text.split(",") if part.strip())
-    if not names:
-        raise ValueError("--seats needs at least one bot name")
-    if len(names) in (1, 2) and players % len(names) == 0:
-        return tuple(names[seat % len(names)] for seat in range(players))
-    return names
 
 
 def seats_summary(seats: Sequence[str]) -> str:

@@ -1,0 +1,144 @@
+"""``handfoot league --seats a,b,c,...``: a round robin between bots, rated with openskill.
+
+    handfoot league --rules kitchen-table --players 2 --seats random,heuristic,ismcts:24 --games 50 \\
+        --seed 1 [--json] [--hands]
+
+Every choice of one entrant per side, in every rotation, plays ``--games`` games (``handfoot.sim.league``);
+the table lists the entrants best first with their rating (mu, its 95% interval mu ± 1.96 sigma, the
+conservative mu - 3 sigma), games, and win rate with its 95% Wilson interval, then the head-to-head rates.
+``--json`` prints the same with the league's provenance. Needs openskill (``handfoot[sim]``).
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from typing import Annotated, Any
+
+import typer
+from rich.console import Console
+from rich.table import Table
+
+from handfoot.commands import EXIT_REFUSED, fail, json_errors, rules_or_fail
+from handfoot.commands.simulate_cmd import (
+    HandsOpt,
+    JsonOpt,
+    MaxMovesOpt,
+    PlayersOpt,
+    QuietOpt,
+    RulesOpt,
+    SeedOpt,
+    Terminated,
+    WorkersOpt,
+    progress_display,
+    stop_on_sigterm,
+    stopped,
+)
+from handfoot.sim.league import LeagueConfig, entrant_names, matchups, run_league
+from handfoot.sim.tournament import DEFAULT_MAX_MOVES, parse_seats
+from handfoot.wording import alternatives, plural
+
+
+def register(app: typer.Typer) -> None:
+    """Add the ``league`` command to ``app``."""
+    app.command("league")(league_command)
+
+
+EntrantsOpt = Annotated[
+    str,
+    typer.Option(
+        "--seats",
+        help="The entrants, comma separated: bot specs as simulate's --seats takes them, each once.",
+    ),
+]
+GamesOpt = Annotated[int, typer.Option("--games", help="Games per matchup.")]
+
+
+def league_command(
+    seats: EntrantsOpt = "random,heuristic",
+    rules: RulesOpt = "kitchen-table",
+    players: PlayersOpt = None,
+    games: GamesOpt = 20,
+    seed: SeedOpt = 0,
+    workers: WorkersOpt = 0,
+    json_output: JsonOpt = False,
+    hands: HandsOpt = False,
+    max_moves: MaxMovesOpt = DEFAULT_MAX_MOVES,
+    quiet: QuietOpt = False,
+) -> None:
+    """Play a round robin between bots and rate them (openskill)."""
+    json_errors(json_output)
+    try:
+        import openskill  # noqa: F401
+    except ImportError:
+        fail("league needs openskill: pip install 'handfoot[sim]'")
+    rule_set = rules_or_fail(rules)
+    count = rule_set.default_players if players is None else players
+    if count not in rule_set.players_allowed:
+        allowed = alternatives(rule_set.players_allowed)
+        fail(f"{rule_set.name} is played by {allowed} players, not {count}", EXIT_REFUSED)
+    if workers < 0:
+        fail("--workers must be 0 (one per core) or more")
+    try:
+        # the entrants as listed (one seat each, so one or two names are not repeated around a table)
+        entrants = parse_seats(seats, 1)
+        league = LeagueConfig(rule_set, count, entrants, games, seed, hands, max_moves)
+        planned = matchups(league)
+    except ValueError as err:
+        fail(str(err))
+    pool = workers or os.cpu_count() or 1
+    unit = "hands" if hands else "games"
+    try:
+        with stop_on_sigterm(), progress_display(Console(stderr=True), unit, quiet) as report:
+            last = [-1]
+
+            def progress(index: int, snapshot: Any) -> None:
+                if index != last[0] and not quiet:
+                    last[0] = index
+                    typer.echo(
+                        f"matchup {index + 1} of {len(planned)}: {entrant_names(planned[index], entrants)}",
+                        err=True,
+                    )
+                report(snapshot)
+
+            result = run_league(league, pool, progress)
+    except (KeyboardInterrupt, Terminated) as stop:
+        stopped(stop)
+    data = result.to_json()
+    if json_output:
+        typer.echo(json.dumps(data))
+        return
+    console = Console()
+    print_league(data, rule_set.name, count, console if console.is_terminal else Console(width=120))
+
+
+def print_league(data: dict[str, Any], rules: str, players: int, console: Console) -> None:
+    """The ratings table, best first, then the head-to-head rates."""
+    unit = data["unit"]
+    table = Table(
+        title=f"{rules}, {players} players: {data['matchups']} matchups of "
+        f"{plural(data[unit], unit[:-1])}, rated with openskill"
+    )
+    for column in ("entrant", "mu", "95% CI", "mu - 3σ", unit, "win rate", "win 95% CI"):
+        table.add_column(column, justify="left" if column == "entrant" else "right")
+    for row in data["entrants"]:
+        low, high = row["ci95"]
+        win_low, win_high = row["win_ci95"]
+        table.add_row(
+            row["entrant"],
+            f"{row['mu']:.2f}",
+            f"{low:.2f}–{high:.2f}",
+            f"{row['ordinal']:.2f}",
+            str(row["games"]),
+            f"{100 * row['win_rate']:.1f}%",
+            f"{100 * win_low:.1f}–{100 * win_high:.1f}%",
+        )
+    console.print(table)
+    head = data["head_to_head"]
+    grid = Table(title="head to head: how often the row finished above the column")
+    grid.add_column("")
+    for name in head["order"]:
+        grid.add_column(name, justify="right")
+    for name, rates in zip(head["order"], head["rate"], strict=True):
+        grid.add_row(name, *("–" if r is None else f"{100 * r:.0f}%" for r in rates))
+    console.print(grid)

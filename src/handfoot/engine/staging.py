@@ -1,0 +1,231 @@
+"""Staging: a lay-down of several groups made as a sequence of atomic steps within one turn.
+
+A side (or player) that is not down opens with groups whose points together reach the minimum; a pickup
+before opening takes the pile with such groups; a book of black 3s (``black_three_books``) goes down
+whole. Each is made in steps with ids: ``stage`` sets one group aside (three cards of a rank not staged
+yet, or one card onto a staged rank; in the draw phase one card onto the pile's top rank), the staged
+cards staying in the hand, seen by the player alone; ``commit`` lays the staged groups as one meld (in
+the draw phase a pickup id takes the pile with them), judged whole then by ``judge.check``, the opening
+minimum included; ``cancel`` takes them back.
+
+The turn cannot cycle: every ``stage`` sets aside cards not staged yet, and ``cancel`` closes staging
+for the rest of the phase (the draw phase, then the play phase once), so a turn holds at most one
+cancelled staging per phase. Staging is offered only where a commit may come of it (the seat holds
+cards enough for the minimum), and ``cancel`` is legal while anything is staged, so every staging the
+engine offers can be completed or undone in the turn.
+
+Under ``opening_scope = "turn"`` (family: the minimum is laid "in one turn", Foot cards included), the
+stage that sets aside the last Hand card picks up the Foot, and staging goes on from the Foot's cards;
+the offer depends on the Hand alone. A ``cancel`` after that returns the staged cards to the hand and
+leaves the Foot picked up (a Foot turned over is never put back).
+"""
+
+from __future__ import annotations
+
+from typing import Final
+
+from handfoot import cards as C
+from handfoot.engine.errors import Refusal
+from handfoot.engine.moves import (
+    ADD_BASE,
+    NEW_BASE,
+    STAGE_OFFSET_ADD,
+    STAGE_OFFSET_NEW,
+    TRIPLE_COMBOS,
+    Action,
+    Move,
+    merge_groups,
+    move_id,
+)
+from handfoot.engine.pile import pickup_needed, top_refusal
+from handfoot.engine.state import HandState, Phase
+from handfoot.rules.options import BlackThreeBooks, OpeningScope, OpeningWaiver, PickupBeforeDown
+
+KIND_OF: Final = C.KIND_OF
+JOKER, DEUCE, BLACK_THREE, WILD_RANK = C.JOKER, C.DEUCE, C.BLACK_THREE, C.WILD_RANK
+NATURAL_RANKS: Final = C.NATURAL_KINDS
+
+# Enum members read on every call, bound once (cheaper than ``Phase.PLAY`` on Python 3.11).
+PLAY_PHASE, DRAW_PHASE = Phase.PLAY, Phase.DRAW
+NO_THREE_BOOKS, NEVER_BEFORE_DOWN = BlackThreeBooks.NONE, PickupBeforeDown.NEVER
+TURN_SCOPE: Final = OpeningScope.TURN
+NO_WAIVER: Final = OpeningWaiver.NONE
+# What staging is open for (``staging_mode``).
+NONE, OPENING, PICKUP, BLACK_THREES = 0, 1, 2, 3
+
+# (naturals, jokers, deuces, stage id) of the three-card groups of a natural rank and of the wild rank,
+# and (naturals, jokers, deuces, card type) of the one-card groups.
+_RANK_TRIPLES: Final = tuple((n, j, d, i) for i, (n, j, d) in enumerate(TRIPLE_COMBOS) if n)
+_WILD_TRIPLES: Final = tuple((n, j, d, i) for i, (n, j, d) in enumerate(TRIPLE_COMBOS) if not n)
+_SINGLES: Final = ((1, 0, 0, 0), (0, 1, 0, 1), (0, 0, 1, 2))
+
+
+def staging_mode(s: HandState, seat: int) -> int:
+    """What ``seat`` (to move) may stage now: ``OPENING`` (play phase, not down), ``PICKUP`` (draw phase,
+    not down, where the pile may be taken with an opening), ``BLACK_THREES`` (a whole book of black 3s
+    from the Foot) or ``NONE`` (staging closed after a cancel, or nothing a staging could lay)."""
+    if s.staging_closed:
+        return NONE
+    phase = s.phase
+    rules = s.rules
+    owner = s.seating.owner_of[seat]
+    if s.down[owner]:
+        if (
+            phase is PLAY_PHASE
+            and rules.black_three_books is not NO_THREE_BOOKS
+            and s.in_foot[seat]
+            and s.hands[seat][BLACK_THREE] >= rules.book_size
+            and s.meld_of[owner][BLACK_THREE] < 0
+        ):
+            return BLACK_THREES
+        return NONE
+    if phase is PLAY_PHASE:
+        return OPENING if _may_reach(s, seat, s.hands[seat]) else NONE
+    if phase is DRAW_PHASE and rules.pickup_before_down is not NEVER_BEFORE_DOWN:
+        if top_refusal(s, seat) is not None:
+            return NONE
+        top = KIND_OF[s.pile[-1]]
+        if s.hands[seat][top] < pickup_needed(s, seat):
+            return NONE
+        counts = list(s.hands[seat])
+        counts[top] += 1
+        return PICKUP if _may_reach(s, seat, counts) else NONE
+    return NONE
+
+
+def _may_reach(s: HandState, seat: int, counts: list[int]) -> bool:
+    """False where no lay-down from kind ``counts`` can make the minimum (so staging could never be
+    committed); True where it might (the Foot may still add cards under ``opening_scope = "turn"``)."""
+    rules = s.rules
+    if rules.opening_counts_books or rules.opening_waived_if_emptied is not NO_WAIVER:
+        return True
+    if rules.opening_scope is TURN_SCOPE and not s.in_foot[seat] and s.feet[seat]:
+        return True
+    values = rules.card_values
+    jokers, deuces = counts[JOKER], counts[DEUCE]
+    # every wild in one meld, every rank of three naturals or more whole, and a pair only beside a wild
+    most = jokers * values[JOKER] + deuces * values[DEUCE]
+    pairs: list[int] = []
+    for rank in NATURAL_RANKS:
+        held = counts[rank]
+        if held >= 3 and held >= rules.min_naturals:
+            most += held * values[rank]
+        elif held == 2 and rules.min_naturals <= 2:
+            pairs.append(2 * values[rank])
+    if pairs and jokers + deuces:
+        pairs.sort(reverse=True)
+        most += sum(pairs[: jokers + deuces])
+    if counts[BLACK_THREE] >= 3:
+        most += counts[BLACK_THREE] * values[BLACK_THREE]
+    return most >= s.minimums[s.seating.owner_of[seat]]
+
+
+_NO_RANKS: Final[frozenset[int]] = frozenset()
+
+
+def _pool_kinds(s: HandState, seat: int) -> list[int]:
+    """``seat``'s cards by kind, minus the staged ones."""
+    kinds = list(s.hands[seat])
+    for group in s.staged:
+        for card in group.cards:
+            kinds[KIND_OF[card]] -= 1
+    return kinds
+
+
+def stage_ids(s: HandState, seat: int, mode: int) -> list[int]:
+    """The stage ids ``seat`` may play in ``mode`` (``staging_mode``): three-card groups of a rank not staged
+    yet (not the pile's top rank in the draw phase) and one-card groups onto a staged rank (or the top
+    rank), from the cards not staged yet. Sorted."""
+    if mode == NONE:
+        return []
+    rules = s.rules
+    kinds = _pool_kinds(s, seat) if s.staged else s.hands[seat]
+    jokers, deuces = kinds[JOKER], kinds[DEUCE]
+    staged = {group.rank for group in s.staged} if s.staged else _NO_RANKS
+    top = KIND_OF[s.pile[-1]] if mode == PICKUP else -1
+    if mode == BLACK_THREES:
+        ranks = [BLACK_THREE]
+    else:
+        ranks = [
+            r
+            for r in NATURAL_RANKS
+            if kinds[r] >= 3 or r in staged or r == top or (kinds[r] == 2 and (jokers or deuces))
+        ]
+        threes_ok = rules.black_three_melds or (
+            rules.black_three_books is not NO_THREE_BOOKS and s.in_foot[seat]
+        )
+        if threes_ok and (kinds[BLACK_THREE] >= 3 or BLACK_THREE in staged):
+            ranks.append(BLACK_THREE)
+        if rules.wild_melds and jokers + deuces:
+            ranks.append(WILD_RANK)
+    out: list[int] = []
+    for rank in ranks:
+        have = kinds[rank] if rank != WILD_RANK else 0
+        if rank in staged or rank == top:
+            for n, j, d, card_type in _SINGLES:
+                if n <= have and j <= jokers and d <= deuces:
+                    if (n and rank == WILD_RANK) or ((j or d) and rank == BLACK_THREE):
+                        continue
+                    out.append(ADD_BASE + STAGE_OFFSET_ADD + rank * 3 + card_type)
+            continue
+        triples = _WILD_TRIPLES if rank == WILD_RANK else _RANK_TRIPLES
+        for n, j, d, index in triples:
+            if n <= have and j <= jokers and d <= deuces and not ((j or d) and rank == BLACK_THREE):
+                out.append(NEW_BASE + STAGE_OFFSET_NEW + rank * 8 + index)
+    out.sort()
+    return out
+
+
+def stage_refusal(s: HandState, seat: int, move: Move) -> Refusal | None:
+    """Why ``seat`` may not stage ``move``'s group now, or None."""
+    mode = staging_mode(s, seat)
+    if mode == NONE:
+        if s.staging_closed:
+            return Refusal("turn", "You cancelled a staging in this part of the turn: play on without one.")
+        if s.down[s.seating.owner_of[seat]]:
+            return Refusal("turn", "Your side is down: lay groups directly (stage is for an opening).")
+        return Refusal(
+            "opening_minimums",
+            "Nothing to stage now: staging sets aside groups toward an opening that your cards can make.",
+        )
+    mid = move_id(move)
+    if mid < 0 or len(move.groups) != 1:
+        return Refusal(
+            "turn", "Stage one group at a time: three cards of a rank, or one card onto a staged rank."
+        )
+    pool = s.unstaged_cards(seat)
+    need: dict[int, int] = {}
+    for card in move.groups[0].cards:
+        need[card] = need.get(card, 0) + 1
+    for card, count in need.items():
+        if pool[card] < count:
+            return Refusal("hand", f"You do not hold {C.CODE_OF[card]} outside the staged groups.")
+    if mid not in stage_ids(s, seat, mode):
+        return Refusal(
+            "turn",
+            "Stage three cards of a rank not staged yet, or one card onto a rank already staged"
+            + (" (or onto the pile's top card)." if mode == PICKUP else "."),
+        )
+    return None
+
+
+def staged_meld(s: HandState) -> Move:
+    """The meld ``commit`` lays: the staged groups, one per rank."""
+    return Move(Action.MELD, merge_groups(s.staged))
+
+
+def staged_pickup(s: HandState, move: Move) -> Move:
+    """The pickup a pickup ``move`` (its first group) makes with the staged groups."""
+    return Move(Action.PICKUP, (*move.groups[:1], *merge_groups(s.staged)))
+
+
+def picks_up_foot(s: HandState, seat: int, move: Move) -> bool:
+    """True if staging ``move`` sets aside the last Hand card and so picks up the Foot
+    (``opening_scope = "turn"``: the Foot's cards laid in the turn count toward the opening)."""
+    rules = s.rules
+    if rules.opening_scope is not OpeningScope.TURN or s.in_foot[seat] or not s.feet[seat]:
+        return False
+    if not rules.foot_at_once or s.phase is not Phase.PLAY:
+        return False
+    staged = sum(len(g.cards) for g in s.staged) + len(move.groups[0].cards)
+    return staged == s.hand_size(seat)

@@ -1,0 +1,416 @@
+"""The review of one seat's play in one finished hand of a game record.
+
+``decision_points(record, hand, seat)`` lists the seat's decisions in that hand: every move it made
+where it had more than one legal move. ``judge(game, point, settings)`` reviews one of them from the
+position just before it (``game``, replayed to it): the move the strong bot would have made (ISMCTS,
+``settings.search_worlds`` worlds per searched decision, from the seat's ``SeatInfo`` as any runner
+hands it) and, when the seat played something else, what the difference cost
+(``estimate.paired_cost``, on ``settings.worlds`` other worlds, so the bot's choice is not judged on
+the worlds it was chosen on). ``review_hand`` does both for every decision and sorts the costliest
+first. Everything is judged from what the seat knew then: its view, and the public bounds on the
+other hands.
+
+The worlds of each decision are drawn from a generator seeded by the record's seed, the move's index,
+the seat and ``settings.seed``: a review is reproducible, and ``bot_move`` (what the review takes for
+the bot's move) gives the same move whenever the same position is asked about.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+from handfoot.bots.base import LegalMoves, legal_for
+from handfoot.bots.heuristic import seating_of
+from handfoot.bots.ismcts import Budget, IsmctsBot, move_key
+from handfoot.engine.game import Game
+from handfoot.engine.moves import Action, Move, move_id, move_text, parse_move
+from handfoot.record import Record, replay
+from handfoot.review.estimate import Estimate, paired_cost
+from handfoot.review.sentences import describe
+
+DEFAULT_WORLDS = 32
+DEFAULT_SEARCH_WORLDS = 24
+DEFAULT_ROUNDS = 2
+MAX_ROUNDS = 50
+MAX_WORLDS = 2000
+COSTLY_POINTS = 50  # a decision is costly when it cost at least this many points, surely (see ``costly``)
+
+
+class ReviewError(ValueError):
+    """A review that cannot be made. ``refused`` is True when the record was read but the game says no
+    (a move that does not play, a hand not finished); False when the request itself is bad (a seat or
+    hand the record does not have, a budget out of range)."""
+
+    def __init__(self, message: str, refused: bool) -> None:
+        super().__init__(message)
+        self.message = message
+        self.refused = refused
+
+
+@dataclass(frozen=True)
+class ReviewSettings:
+    """How hard a review looks: ``worlds`` paired worlds per judged decision, ``search_worlds`` worlds
+    for the bot's own search, the ``seed`` mixed into every decision's generator, and ``rounds``, the
+    play-outs' horizon: how many more times the seat's own turn comes round (0: to the end of the hand;
+    ``estimate.play_to_horizon``)."""
+
+    worlds: int = DEFAULT_WORLDS
+    search_worlds: int = DEFAULT_SEARCH_WORLDS
+    seed: int = 0
+    rounds: int = DEFAULT_ROUNDS
+
+    def __post_init__(self) -> None:
+        for name in ("worlds", "search_worlds"):
+            value = getattr(self, name)
+            if not 1 <= value <= MAX_WORLDS:
+                raise ReviewError(f"{name} is {value}; allowed: 1 to {MAX_WORLDS}", refused=False)
+        if not 0 <= self.rounds <= MAX_ROUNDS:
+            raise ReviewError(
+                f"rounds is {self.rounds}; allowed: 0 (to the end of the hand) to {MAX_ROUNDS}", refused=False
+            )
+
+
+@dataclass(frozen=True)
+class DecisionPoint:
+    """One decision of the reviewed seat: one engine move (a whole atomic move, or one step of a
+    lay-down the record wrote at once, ``meld A | B``), with ``index``, the index in the record's
+    ``moves`` of the move it belongs to (the replay page's step showing the position before it),
+    ``hand_move`` that index within the hand, ``part`` the step's place among that record move's steps
+    (0 for an atomic move), ``position`` the count of engine moves the game played before it (it seeds
+    the decision's worlds), ``played`` the engine move's text and ``move`` the record move's text."""
+
+    index: int
+    hand_move: int
+    played: str
+    part: int = 0
+    position: int = -1
+    move: str = ""
+
+
+@dataclass(frozen=True)
+class PlayedStep:
+    """One engine move of a hand as the record plays it: the record move's ``index`` it is step
+    ``part`` of, the engine moves before it in the game (``position``), the seat that made it, the
+    move, and how many legal moves that seat had."""
+
+    index: int
+    part: int
+    position: int
+    seat: int
+    move: Move
+    choices: int
+
+
+@dataclass(frozen=True)
+class DecisionReview:
+    """A judged decision: the move played and the bot's, what it cost (``cost``: points of the side's
+    lead lost, positive when the played move was worse), whether that counts as costly, and a sentence
+    in plain words (empty when the seat played the bot's move)."""
+
+    index: int
+    hand_move: int
+    played: str
+    bot: str
+    cost: Estimate
+    costly: bool
+    sentence: str
+    move: str = ""
+    part: int = 0
+
+    def to_json(self) -> dict[str, Any]:
+        """The decision as ``handfoot review --json`` prints it."""
+        return {
+            "index": self.index,
+            "step": self.index,
+            "hand_move": self.hand_move,
+            "move": self.move,
+            "part": self.part,
+            "played": self.played,
+            "bot": self.bot,
+            "cost": round(self.cost.mean, 1),
+            "low": round(self.cost.low, 1),
+            "high": round(self.cost.high, 1),
+            "worlds": self.cost.worlds,
+            "costly": self.costly,
+            "sentence": self.sentence,
+        }
+
+
+@dataclass(frozen=True)
+class HandReview:
+    """A seat's review of one hand: its decisions, the costliest first."""
+
+    hand: int
+    seat: int
+    side: int
+    settings: ReviewSettings
+    decisions: tuple[DecisionReview, ...] = field(default=())
+
+    @property
+    def costly(self) -> tuple[DecisionReview, ...]:
+        """The decisions that count as costly, the costliest first."""
+        return tuple(d for d in self.decisions if d.costly)
+
+    def to_json(self) -> dict[str, Any]:
+        """The review as ``handfoot review --json`` prints it."""
+        return {
+            "hand": self.hand,
+            "seat": self.seat,
+            "side": self.side,
+            "worlds": self.settings.worlds,
+            "search_worlds": self.settings.search_worlds,
+            "seed": self.settings.seed,
+            "decisions": [d.to_json() for d in self.decisions],
+            "costly": len(self.costly),
+            "lost": round(sum(max(d.cost.mean, 0.0) for d in self.costly), 1),
+        }
+
+
+def costly(cost: Estimate) -> bool:
+    """A decision is costly when its estimated cost is at least ``COSTLY_POINTS`` and the whole 95%
+    interval lies above zero (the worlds agree the played move was worse)."""
+    return cost.worlds >= 2 and cost.mean >= COSTLY_POINTS and cost.low > 0
+
+
+def _replayed(record: Record, stop: int | None = None) -> Game:
+    game, error = replay(record, stop)
+    if error is not None:
+        raise ReviewError(
+            f"moves[{error.index}] ({error.move!r}) cannot be played: {error.message}", refused=True
+        )
+    return game
+
+
+def _hand_of_moves(record: Record) -> tuple[Game, list[int]]:
+    """The record replayed to its end, and the hand each of its moves was played in."""
+    _replayed(record)  # refuses a record that does not play, with the move that fails
+    game = record.new_game()
+    hands = []
+    for text in record.moves:
+        hands.append(game.hand_index)
+        game.apply(parse_move(text))
+    return game, hands
+
+
+def hand_bounds(record: Record, hand: int) -> tuple[int, int]:
+    """The indices in ``record.moves`` of hand ``hand``'s first move and one past its last (a record
+    move may be several engine moves: ``meld A | B`` is played as its steps). Raises ReviewError when
+    the record does not play that hand to its end."""
+    game, hands = _hand_of_moves(record)
+    if not 0 <= hand < len(game.moves):
+        raise ReviewError(
+            f"hand {hand} is not in this record; allowed: 0 to {len(game.moves) - 1}", refused=False
+        )
+    if hand >= len(game.results):
+        raise ReviewError(
+            f"hand {hand} of this record is not finished: a hand is reviewed once it is over", refused=True
+        )
+    start = hands.index(hand)
+    return start, start + hands.count(hand)
+
+
+def played_as(game: Game, move: Move) -> list[Move]:
+    """The engine moves ``game.apply(move)`` plays for ``move`` (legal now): its steps for a lay-down
+    written at once where the steps express it, else the move itself."""
+    if move_id(move) >= 0:
+        return [move]
+    return game.steps(move) or [move]
+
+
+def hand_steps(record: Record, hand: int) -> tuple[Game, list[PlayedStep]]:
+    """The engine moves of hand ``hand`` (finished) in order, each with the record move it is a step of,
+    and the game replayed to just before the hand."""
+    start, end = hand_bounds(record, hand)
+    game = _replayed(record, start)
+    before = game.copy()
+    out = []
+    for index in range(start, end):
+        for part, step in enumerate(played_as(game, parse_move(record.moves[index]))):
+            state = game.state
+            position = sum(len(moves) for moves in game.moves)
+            choices = len(legal_for(state, game.legal_ids()))
+            out.append(PlayedStep(index, part, position, state.to_move, step, choices))
+            game.apply(step)
+    return before, out
+
+
+def _point(step: PlayedStep, start: int, record: Record) -> DecisionPoint:
+    return DecisionPoint(
+        step.index,
+        step.index - start,
+        move_text(step.move),
+        step.part,
+        step.position,
+        record.moves[step.index],
+    )
+
+
+def last_finished_hand(record: Record) -> int:
+    """The last hand the record plays to its end (ReviewError when none is)."""
+    game = _replayed(record)
+    if not game.results:
+        raise ReviewError(
+            "no hand of this record is finished: a hand is reviewed once it is over", refused=True
+        )
+    return len(game.results) - 1
+
+
+def check_seat(record: Record, seat: int) -> None:
+    """Raise ReviewError unless ``seat`` is a seat of the record's table."""
+    if not 0 <= seat < record.players:
+        raise ReviewError(
+            f"seat {seat} is not a seat of this record; allowed: 0 to {record.players - 1}", refused=False
+        )
+
+
+def decision_points(record: Record, hand: int, seat: int) -> list[DecisionPoint]:
+    """``seat``'s decisions in hand ``hand`` (finished): its engine moves, staging steps included, where
+    it had a choice, in order, each tied to the record move it is a step of."""
+    check_seat(record, seat)
+    start, _ = hand_bounds(record, hand)
+    _, steps = hand_steps(record, hand)
+    return [_point(step, start, record) for step in steps if step.seat == seat and step.choices > 1]
+
+
+def _rng(record: Record, index: int, seat: int, settings: ReviewSettings, purpose: str) -> random.Random:
+    return random.Random(f"review:{purpose}:{record.seed}:{index}:{seat}:{settings.seed}")
+
+
+def bot_move(game: Game, record: Record, position: int, settings: ReviewSettings) -> tuple[Move, LegalMoves]:
+    """The move the review takes for the strong bot's at ``game``'s position (``position`` engine moves
+    into the game: its seeds), and the legal moves it was chosen from: the engine's bot entry point,
+    ``choose_seat`` with ``Game.seat_info``, so a step move as any runner gets it."""
+    state = game.state
+    seat = state.to_move
+    legal = legal_for(state, game.legal_ids())
+    bot = IsmctsBot(Budget(iterations=settings.search_worlds))
+    move = bot.choose_seat(game.seat_info(seat), legal, _rng(record, position, seat, settings, "search"))
+    return move, legal
+
+
+def judge(
+    game: Game,
+    record: Record,
+    point: DecisionPoint,
+    settings: ReviewSettings,
+    following: tuple[int, Move] | None = None,
+) -> DecisionReview:
+    """Review the decision ``point`` from ``game``, the position just before it (see the module
+    docstring); ``following`` is the seat and move that came next in the same hand (for the sentence),
+    None at its end. ``game`` is not changed."""
+    seat = game.state.to_move
+    info = game.seat_info(seat)
+    view = info.freeze()
+    played = parse_move(point.played)
+    position = point.position if point.position >= 0 else sum(len(moves) for moves in game.moves)
+    better, legal = bot_move(game, record, position, settings)
+    if move_key(better) == move_key(played):
+        return DecisionReview(
+            point.index,
+            point.hand_move,
+            point.played,
+            point.played,
+            Estimate.zero(),
+            False,
+            "",
+            point.move,
+            point.part,
+        )
+    side = seating_of(view.rules, view.players).side_of[seat]
+    rng = _rng(record, position, seat, settings, "judge")
+    cost = paired_cost(view, info.caps, played, better, side, settings.worlds, rng, settings.rounds)
+    sentence = describe(view, legal, played, better, following)
+    return DecisionReview(
+        point.index,
+        point.hand_move,
+        point.played,
+        move_text(better),
+        cost,
+        costly(cost),
+        sentence,
+        point.move,
+        point.part,
+    )
+
+
+def following_move(steps: list[PlayedStep], at: int) -> tuple[int, Move] | None:
+    """The seat and move that follow ``steps[at]`` in its hand (``hand_steps``), staging steps passed
+    over (a pickup staged before it is the pickup), for the sentence; None at the end of the hand."""
+    for step in steps[at + 1 :]:
+        if step.move.action not in (Action.STAGE, Action.CANCEL):
+            return step.seat, step.move
+    return None
+
+
+def review_decision(
+    record: Record, point: DecisionPoint, hand: int, settings: ReviewSettings
+) -> DecisionReview:
+    """Judge one decision of ``decision_points(record, hand, seat)`` on its own (the record replayed to
+    just before it), as ``review_hand`` judges it."""
+    game, steps = hand_steps(record, hand)
+    for at, step in enumerate(steps):
+        if step.position == point.position:
+            return judge(game, record, point, settings, following_move(steps, at))
+        game.apply(step.move)
+    raise ReviewError(f"no move of hand {hand} is at position {point.position}", refused=False)
+
+
+Progress = Callable[[int, int], None]
+
+
+def review_hand(
+    record: Record,
+    seat: int,
+    hand: int | None = None,
+    settings: ReviewSettings | None = None,
+    progress: Progress | None = None,
+) -> HandReview:
+    """Review ``seat``'s decisions in hand ``hand`` of ``record`` (None: the last finished hand); the
+    costliest first (ties in the order played). ``progress(done, total)`` is called after each
+    decision. Raises ReviewError (see its ``refused``)."""
+    settings = settings or ReviewSettings()
+    check_seat(record, seat)
+    chosen = last_finished_hand(record) if hand is None else hand
+    start, _ = hand_bounds(record, chosen)
+    game, steps = hand_steps(record, chosen)
+    total = sum(1 for step in steps if step.seat == seat and step.choices > 1)
+    reviews = []
+    for at, step in enumerate(steps):
+        if step.seat == seat and step.choices > 1:
+            point = _point(step, start, record)
+            reviews.append(judge(game, record, point, settings, following_move(steps, at)))
+            if progress is not None:
+                progress(len(reviews), total)
+        game.apply(step.move)
+    ordered = sorted(reviews, key=lambda d: (-d.cost.mean, d.index, d.part))
+    side = seating_of(record.rules, record.players).side_of[seat]
+    return HandReview(chosen, seat, side, settings, tuple(ordered))
+
+
+__all__ = [
+    "COSTLY_POINTS",
+    "DEFAULT_SEARCH_WORLDS",
+    "DEFAULT_WORLDS",
+    "MAX_WORLDS",
+    "DecisionPoint",
+    "DecisionReview",
+    "HandReview",
+    "PlayedStep",
+    "ReviewError",
+    "ReviewSettings",
+    "bot_move",
+    "check_seat",
+    "costly",
+    "decision_points",
+    "following_move",
+    "hand_bounds",
+    "hand_steps",
+    "judge",
+    "last_finished_hand",
+    "played_as",
+    "review_decision",
+    "review_hand",
+]

@@ -1,0 +1,78 @@
+"""Sending to a table's connections in this process: each seat its own state, spectators the public one,
+and the ``table`` notices of who arrived or left.
+
+The broadcast functions are called with the table's lock held, so messages leave in version order.
+A connection that cannot be written to is dropped (its handler sees the disconnect and cleans up).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from typing import Any
+
+from handfoot.server.tables.table import Connection, LiveTable
+from handfoot.server.wire.jsonout import Encoded, encoded
+from handfoot.server.wire.protocol import state_message, table_message
+
+log = logging.getLogger("handfoot.server")
+
+
+def state_for(live: LiveTable, seat: int | None, info: dict[str, Any] | None = None) -> dict[str, Any]:
+    """The ``state`` message for one seat (None: a spectator) at the table's current version; ``info``
+    is the table's public summary now (``live.info()``, worked out here if not given)."""
+    view, outlook = live.view_for(seat), live.outlook_for(seat)
+    table = live.info() if info is None else info
+    return state_message(live.version, table, view, live.legal_for(seat), live.last, outlook)
+
+
+def send(live: LiveTable, conn: Connection, message: dict[str, Any] | Encoded) -> None:
+    """Queue one message for one connection (returns at once); forget the connection if it was dropped."""
+    try:
+        conn.send(message)
+    except Exception as exc:  # a closed socket raises any of several errors
+        log.info("dropping a connection to table %s: %s", live.id, exc)
+        if conn in live.connections:
+            live.connections.remove(conn)
+
+
+def broadcast_state(live: LiveTable) -> None:
+    """Queue every connection the state its seat may see: built and written as JSON once per seat (every
+    spectator shares one), around one public summary of the table; returns at once."""
+    built: dict[int | None, Encoded] = {}
+    info: dict[str, Any] | None = None
+    for conn in list(live.connections):
+        if conn.seat not in built:
+            info = live.info() if info is None else info
+            built[conn.seat] = encoded(state_for(live, conn.seat, info))
+        send(live, conn, built[conn.seat])
+
+
+def broadcast_table(live: LiveTable) -> None:
+    """Queue every connection the table's public summary now, written as JSON once (returns at once)."""
+    message = encoded(table_message(live.info()))
+    for conn in list(live.connections):
+        send(live, conn, message)
+
+
+NOTICE_SECONDS = 1.0  # at most one ``table`` notice a second per table
+
+
+def notice_table(live: LiveTable) -> None:
+    """Send every connection the table's public summary soon (after a join, connect or disconnect): at
+    once if none was sent in the last ``NOTICE_SECONDS``, else once that time is up, one notice with the
+    latest summary for however many changes came meanwhile. So N spectators arriving together cost
+    about N messages, not N squared. Needs a running event loop."""
+    if live.notice_pending:
+        return
+    loop = asyncio.get_running_loop()
+    live.notice_pending = True
+    wait = max(0.0, live.notice_at + NOTICE_SECONDS - loop.time())
+    loop.call_later(wait, lambda: loop.create_task(_send_notice(live)))
+
+
+async def _send_notice(live: LiveTable) -> None:
+    async with live.lock:
+        live.notice_pending = False
+        live.notice_at = asyncio.get_running_loop().time()
+        broadcast_table(live)

@@ -1,0 +1,1 @@
+"""Storage: the database schema and its migrations, one transaction per method, snapshots."""

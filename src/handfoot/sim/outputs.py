@@ -1,0 +1,145 @@
+"""A tournament's per-game files: ``--games-out`` (JSON lines), ``--records`` (game records) and
+``--trajectories`` (decisions as ``.npz``), written game by game as the games finish.
+
+``check_outputs`` refuses, before anything is played, a path that cannot be written; ``GameFiles``
+writes each finished game. docs/research.md describes every file.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from collections.abc import Sequence
+from pathlib import Path
+from typing import IO, Any
+
+from handfoot.sim.tournament import GameOutcome, TournamentConfig
+
+
+def game_line(
+    config: TournamentConfig, sides: Sequence[Sequence[int]], outcome: GameOutcome
+) -> dict[str, Any]:
+    """One game as a ``--games-out`` line: ``{"index", "seed", "dealer", "seats", "sides", "totals",
+    "hand_scores", "went_out", "moves_per_hand", "winner", "capped"}``."""
+    return {
+        "index": outcome.index,
+        "seed": outcome.seed,
+        "dealer": outcome.dealer,
+        "seats": list(config.seats),
+        "sides": [list(seats) for seats in sides],
+        "totals": outcome.totals,
+        "hand_scores": outcome.hand_scores,
+        "went_out": outcome.went_out,
+        "moves_per_hand": outcome.moves_per_hand,
+        "winner": outcome.winner(),
+        "capped": outcome.capped,
+    }
+
+
+def record_name(index: int) -> str:
+    """The file name of game ``index``'s record: ``game-000042.json``."""
+    return f"game-{index:06d}.json"
+
+
+def trajectory_name(index: int) -> str:
+    """The file name of game ``index``'s decisions: ``game-000042.npz``."""
+    return f"game-{index:06d}.npz"
+
+
+def check_file(path: Path, option: str) -> None:
+    """Raise ValueError unless ``path`` can be written as a file (an existing folder that is writable)."""
+    if path.is_dir():
+        raise ValueError(f"{option} {path} is a folder; give a file name such as {path / 'games.jsonl'}")
+    folder = path.parent
+    if not folder.is_dir():
+        raise ValueError(f"{option} {path}: the folder {folder} does not exist")
+    if not os.access(folder, os.W_OK):
+        raise ValueError(f"{option} {path}: the folder {folder} cannot be written to")
+
+
+def check_folder(path: Path, option: str, pattern: str) -> None:
+    """Raise ValueError unless ``path`` is, or can be made as, a writable folder holding no files of an
+    earlier run (``pattern``): files are never overwritten."""
+    if path.exists() and not path.is_dir():
+        raise ValueError(f"{option} {path} is a file; give a folder (made if missing)")
+    if path.is_dir():
+        if not os.access(path, os.W_OK):
+            raise ValueError(f"{option} {path}: the folder cannot be written to")
+        earlier = next(path.glob(pattern), None)
+        if earlier is not None:
+            raise ValueError(f"{option} {path} already holds {earlier.name}: give an empty or new folder")
+        return
+    parent = path.parent
+    if not parent.is_dir() or not os.access(parent, os.W_OK):
+        raise ValueError(f"{option} {path}: the folder {parent} does not exist or cannot be written to")
+
+
+def check_outputs(games_out: Path | None, records: Path | None, trajectories: Path | None) -> None:
+    """Refuse (ValueError, saying what is allowed) outputs that cannot be written, before any game."""
+    if games_out is not None:
+        check_file(games_out, "--games-out")
+    if records is not None:
+        check_folder(records, "--records", "game-*.json")
+    if trajectories is not None:
+        check_folder(trajectories, "--trajectories", "game-*.npz")
+        try:
+            import numpy  # noqa: F401
+        except ImportError:
+            raise ValueError("--trajectories needs numpy: pip install 'handfoot[rl]'") from None
+
+
+class GameFiles:
+    """Writes each finished game to the files asked for (a context manager: the lines file is closed
+    on exit). ``write`` is called in game order."""
+
+    def __init__(
+        self,
+        config: TournamentConfig,
+        sides: Sequence[Sequence[int]],
+        games_out: Path | None = None,
+        records: Path | None = None,
+        trajectories: Path | None = None,
+    ) -> None:
+        self.config = config
+        self.sides = [tuple(seats) for seats in sides]
+        self.records = records
+        self.trajectories = trajectories
+        self._lines: IO[str] | None = None
+        if records is not None:
+            records.mkdir(exist_ok=True)
+        if trajectories is not None:
+            trajectories.mkdir(exist_ok=True)
+        if games_out is not None:
+            self._lines = games_out.open("w", encoding="utf-8")
+
+    def __enter__(self) -> GameFiles:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    def close(self) -> None:
+        """Close the lines file."""
+        if self._lines is not None:
+            self._lines.close()
+            self._lines = None
+
+    def write(self, outcome: GameOutcome) -> None:
+        """Write ``outcome``'s line, record and decisions (those asked for)."""
+        if self._lines is not None:
+            self._lines.write(json.dumps(game_line(self.config, self.sides, outcome)) + "\n")
+            self._lines.flush()
+        if self.records is not None and outcome.record is not None:
+            path = self.records / record_name(outcome.index)
+            path.write_text(json.dumps(outcome.record, indent=2) + "\n", encoding="utf-8")
+        if self.trajectories is not None and outcome.trajectory is not None:
+            from handfoot.sim.trajectories import write_npz
+
+            meta = {
+                "game": outcome.index,
+                "game_seed": outcome.seed,
+                "dealer": outcome.dealer,
+                "seats": list(self.config.seats),
+                "totals": outcome.totals,
+            }
+            write_npz(self.trajectories / trajectory_name(outcome.index), outcome.trajectory, meta)

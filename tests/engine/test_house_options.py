@@ -1,0 +1,142 @@
+"""Focused tests of house-rule options whose positions a game record reaches only after many moves."""
+
+from __future__ import annotations
+
+import random
+
+from handfoot import cards as C
+from handfoot.bots import HeuristicBot, legal_for
+from handfoot.bots.hint import explain
+from handfoot.engine import Action, EventType, Game, IllegalMove
+from handfoot.engine.apply import give_card
+from handfoot.engine.moves import SPLIT_DRAW_ID
+from handfoot.engine.serialize import state_from_json, state_to_json
+from handfoot.engine.views import sample_world, view
+from handfoot.rules import load_rules
+
+RESHUFFLE = {"extends": "family", "empty_stock": "reshuffle_pile"}
+
+
+def _empty_stock_game(pile_size: int) -> Game:
+    """A family game (two players, nobody down) whose undealt cards lie in the pile, ``pile_size`` of them,
+    the others in seat 1's hand (every card still in play); the stock is empty, seat 0 is to draw."""
+    game = Game(load_rules(RESHUFFLE), 2, seed=3, dealer=1)
+    s = game.state
+    undealt = s.pile + s.stock
+    s.pile, s.stock = undealt[-pile_size:], []
+    for card in undealt[:-pile_size]:
+        give_card(s, 1, card)
+    return game
+
+
+def test_an_empty_stock_is_refilled_from_the_pile_but_its_top_card() -> None:
+    """empty_stock = "reshuffle_pile" (a house rule of other programs): a draw from an empty stock first
+    shuffles the pile but its top card into a new stock, with the hand's own seeded random source (so the
+    same position shuffles the same way), which no view shows."""
+    game = _empty_stock_game(40)
+    s = game.state
+    top = s.pile[-1]
+    twin = _empty_stock_game(40)
+    events = game.apply_text("draw")
+    assert events[0].type is EventType.RESHUFFLED and events[0].amount == 39
+    assert s.pile == [top] and len(s.stock) == 39 - game.rules.draw_count
+    assert s.reshuffles == 1
+    twin.apply_text("draw")
+    assert twin.state == s
+    assert state_from_json(state_to_json(s)) == s
+    assert view(sample_world(view(s, 0), random.Random(0)), 0) == view(s, 0)
+
+
+def test_a_pile_too_small_for_a_whole_draw_ends_the_hand() -> None:
+    """A pile holding no more than a draw's worth besides its top card does not refill the stock: the draw
+    ends the hand, as the sheets' empty stock does."""
+    game = _empty_stock_game(2)
+    assert game.legal_ids() == [0]  # draw (nobody is down: the pile cannot be taken)
+    game.apply_text("draw")
+    assert game.results[-1].reason == "stock_empty"
+    assert _empty_stock_game(3).apply_text("draw")[0].type is EventType.RESHUFFLED  # 2 besides the top
+
+
+def test_bots_lay_a_red_three_by_choice_and_the_hint_says_why() -> None:
+    """red_threes = "lay_by_choice": the heuristic lays a red 3 it holds, and the hint explains the move."""
+    rules = load_rules({"extends": "kitchen-table", "red_threes": "lay_by_choice"})
+    seed = next(s for s in range(500) if Game(rules, 2, s, 1).state.hands[0][C.RED_THREE])
+    game = Game(rules, 2, seed, 1)
+    game.apply_text("draw")
+    legal = legal_for(game.state, game.legal_ids())
+    chosen = HeuristicBot().choose(view(game.state, 0), legal, random.Random(0))
+    assert chosen.action is Action.LAY
+    assert explain(view(game.state, 0), legal, chosen).startswith(f"Lay {C.code(chosen.card)} down")
+
+
+SPLIT = {"extends": "kitchen-table", "split_draw": True}
+
+
+def _split_game(top: str, rules: dict[str, object] | None = None) -> Game:
+    """A kitchen-table game (two players), seat 1 to draw, with a ``top`` card of the stock moved onto the
+    pile (every card still in play)."""
+    game = Game(load_rules(rules or SPLIT), 2, seed=4, dealer=0)
+    card = C.parse_card(top)
+    game.state.stock.remove(card)
+    game.state.pile.append(card)
+    return game
+
+
+def test_split_draw_takes_the_top_card_in_sight_and_one_stock_card() -> None:
+    """split_draw (a house rule of other programs): ``draw 9H`` takes the pile's top card, seen by all
+    (every view counts it among the cards the seat was seen to take), and one card fewer from the stock."""
+    game = _split_game("9H")
+    s = game.state
+    held, stock, pile = s.hand_size(1), len(s.stock), len(s.pile)
+    assert SPLIT_DRAW_ID in game.legal_ids() and str(game.move_of_id(SPLIT_DRAW_ID)) == "draw 9H"
+    events = game.apply_text("draw 9H")
+    assert [(e.type, e.amount) for e in events] == [(EventType.TOOK_TOP, 1), (EventType.DREW, 1)]
+    assert C.codes(events[0].cards) == ["9H"]
+    assert (s.hand_size(1), len(s.stock), len(s.pile)) == (held + 2, stock - 1, pile - 1)
+    assert view(s, 0).seats[1].known[C.KIND_OF[C.parse_card("9H")]] == 1
+    assert view(sample_world(view(s, 0), random.Random(1)), 0) == view(s, 0)
+
+
+def test_split_draw_refusals_name_the_rule() -> None:
+    """The split draw needs the option, the top card named, a natural on top and a card in the stock."""
+    assert "draw 9H" not in [str(m) for m in _split_game("9H", {"extends": "kitchen-table"}).legal_moves()]
+    cases = [
+        (_split_game("9H", {"extends": "kitchen-table"}), "draw 9H", "not drawn on its own"),
+        (_split_game("9H"), "draw 9S", "top card is 9H"),
+        (_split_game("JK"), "draw JK", "Only a natural card"),
+        (_split_game("3S"), "draw 3S", "Only a natural card"),
+    ]
+    empty = _split_game("9H")
+    empty.state.stock.clear()
+    cases.append((empty, "draw 9H", "The stock is empty"))
+    for game, text, words in cases:
+        before = game.state.copy()
+        try:
+            game.apply_text(text)
+        except IllegalMove as exc:
+            assert exc.rule == "split_draw" and words in exc.message, (text, exc.message)
+        else:
+            raise AssertionError(f"{text} was played")
+        assert game.state == before
+        if words != "top card is 9H":  # the id stands for the top card, whichever card a text names
+            assert SPLIT_DRAW_ID not in game.legal_ids()
+
+
+def test_the_heuristic_takes_the_top_card_that_makes_a_set() -> None:
+    """The heuristic takes the pile's top card with the split draw when it holds a pair of its rank."""
+    game = _split_game("9H")
+    s = game.state
+    kind = C.KIND_OF[C.parse_card("9H")]
+    pair = s.hands[1][kind] >= 2
+    legal = legal_for(s, game.legal_ids())
+    chosen = HeuristicBot().choose(view(s, 1), legal, random.Random(0))
+    assert (chosen.action is Action.DRAW and chosen.card >= 0) == pair or chosen.action is Action.PICKUP
+
+
+def test_the_hint_explains_the_split_draw() -> None:
+    """The hint says what the split draw does and what the player holds of the top card's rank."""
+    game = _split_game("9H")
+    s = game.state
+    legal = legal_for(s, game.legal_ids())
+    text = explain(view(s, 1), legal, game.move_of_id(SPLIT_DRAW_ID))
+    assert text.startswith("Draw the pile's top card, 9H, and one card fewer from the stock: you hold ")
