@@ -7,6 +7,8 @@ from __future__ import annotations
 
 import asyncio
 import json
+import os
+import random
 import socket
 import threading
 import time
@@ -35,12 +37,50 @@ from handfoot.server.tables.table import LiveTable
 from handfoot.server.wire.jsonout import Encoded
 
 
+def _below_ephemeral_ports() -> range:
+    """The ports the tests hand out: below the kernel's ephemeral range, from which it picks the ports of
+    ``bind(0)`` and of outgoing connections, so no port handed out here is taken by those meanwhile."""
+    try:
+        low = int(Path("/proc/sys/net/ipv4/ip_local_port_range").read_text().split()[0])
+    except (OSError, ValueError, IndexError):
+        low = 32768
+    low = low if low > 12000 else 32768  # a machine whose range starts low: the usual one is assumed
+    return range(10000, low)
+
+
+def _worker_share() -> list[int]:
+    """This pytest-xdist worker's share of the ports (every n-th one, n the number of workers; all of them
+    outside xdist), beginning at a random place so that two runs at once are unlikely to meet."""
+    worker = os.environ.get("PYTEST_XDIST_WORKER", "gw0").removeprefix("gw")
+    count = int(os.environ.get("PYTEST_XDIST_WORKER_COUNT", "1"))
+    ports = list(_below_ephemeral_ports())[int(worker) if worker.isdigit() else 0 :: max(count, 1)]
+    start = random.randrange(len(ports))
+    return ports[start:] + ports[:start]
+
+
+_SHARE = _worker_share()
+_next_port = 0
+_port_lock = threading.Lock()
+
+
 def free_port() -> int:
-    """A TCP port on 127.0.0.1 that nothing listens on right now."""
-    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as sock:
-        sock.bind(("127.0.0.1", 0))
-        port: int = sock.getsockname()[1]
-        return port
+    """A TCP port on 127.0.0.1 that nothing listens on right now, and that no other call hands out until
+    this worker's share of ports has gone round (thousands of calls): a port chosen now and bound only
+    later by a program the test starts stays this test's. Each pytest-xdist worker has a share of its own,
+    and none is in the kernel's ephemeral range (so neither another test's ``bind(0)`` nor an outgoing
+    connection takes it)."""
+    global _next_port
+    with _port_lock:
+        for _attempt in range(len(_SHARE)):
+            port = _SHARE[_next_port % len(_SHARE)]
+            _next_port += 1
+            with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as sock:
+                try:
+                    sock.bind(("127.0.0.1", port))
+                except OSError:
+                    continue  # something else holds it
+                return port
+    raise RuntimeError("no free port below the ephemeral range")
 
 
 @contextmanager

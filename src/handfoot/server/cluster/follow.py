@@ -67,8 +67,8 @@ async def _play_stored(service: TableService, live: LiveTable) -> int:
             break
         advance(live, live.game, moved)
         played += 1
-    if reloaded and not await service.refresh(live):
-        service.mark_stale(live)
+    if reloaded:
+        await service.refresh(live)  # when the database does not answer, read again once it does
     if played or reloaded:
         service.show(live)
     return played

@@ -211,7 +211,9 @@ async def store_async(service: TableService, live: LiveTable, played: Played) ->
     try:
         await service.storage.run(_write, service, live, played)
     except StorageError as exc:
-        if not isinstance(exc, MoveConflict) or not await service.refresh(live):
+        if isinstance(exc, MoveConflict):
+            await service.refresh(live)  # or, when the database does not answer, once it does
+        else:
             service.mark_stale(live)
         return _refused_write(live, played, exc)  # at the version the table is at now
     return commit(live, played)

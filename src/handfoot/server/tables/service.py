@@ -237,7 +237,8 @@ class TableService:
         whether the host ended it (call with the table's lock held). True once done (``stale`` cleared);
         False, leaving the table as it is and ``stale``, when the database does not answer (or did not
         answer the last attempt, made less than ``RECOVER_SECONDS[0] / 2`` ago: clients retrying a refused
-        move do not each make the database refuse them again)."""
+        move do not each make the database refuse them again); the table is then read again by itself
+        when the database answers (``mark_stale``)."""
         if live.stale and time.monotonic() < live.retry_at:
             return False
         try:
@@ -246,8 +247,8 @@ class TableService:
                 rebuilt = await asyncio.to_thread(rebuild, stored)
         except (StorageError, RuleError) as exc:
             log.warning("table %s cannot be read again yet: %s", live.id, exc)
-            live.stale = True
             live.retry_at = time.monotonic() + RECOVER_SECONDS[0] / 2
+            self.mark_stale(live)  # read again by itself once the database answers
             return False
         live.stale = False
         if stored is None:
