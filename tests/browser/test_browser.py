@@ -31,7 +31,7 @@ from handfoot.engine.openings import pickup_openings
 from handfoot.rules import load_rules
 from handfoot.server.settings import Settings
 from handfoot.server.store.storage import SeatRow, Storage, TableRow, now, token_hash
-from helpers.browser import CHROMIUM, SCREENSHOTS, needs_chromium
+from helpers.browser import CHROMIUM, SCREENSHOTS, needs_chromium, sit_down
 from helpers.server import running_server
 
 WILD = re.compile(r"^(JK|2[SHDC])$")
@@ -220,8 +220,7 @@ def test_lobby_table_and_a_whole_hand(base: str, page: Page) -> None:
     page.get_by_text("Your table is ready").wait_for()
     assert page.locator(".invites input").count() == 1
     page.get_by_test_id("play-seat-0").click()
-    page.get_by_label("Your name at this table").fill("Ann")
-    page.get_by_role("button", name="Sit down").click()
+    sit_down(page, "Ann")
     page.locator("main.felt").wait_for()
     table_id = page.url.split("/play/")[1].split("#")[0]
     seat_key = {"X-Handfoot-Key": page.url.split("#seat=")[1].split("&")[0]}
@@ -329,8 +328,7 @@ def test_phone_width_and_keyboard(base: str, browser: Browser) -> None:
     SCREENSHOTS.mkdir(parents=True, exist_ok=True)
     try:
         page.goto(f"{base}/play/{created['table']['id']}#seat={invite['token']}")
-        page.get_by_label("Your name at this table").fill("Bo")
-        page.keyboard.press("Enter")
+        sit_down(page, "Bo", by_key=True)
         page.locator("main.felt").wait_for()
         width = page.evaluate("document.documentElement.scrollWidth")
         assert width <= 390
@@ -368,8 +366,7 @@ def test_a_move_while_the_socket_is_down_says_it_was_not_sent(base: str, browser
     page.route_web_socket(re.compile(r".*/ws/tables/.*"), through)
     try:
         page.goto(f"{base}/play/{created['table']['id']}#seat={invite['token']}")
-        page.get_by_label("Your name at this table").fill("Bo")
-        page.keyboard.press("Enter")
+        sit_down(page, "Bo", by_key=True)
         page.wait_for_function("() => document.querySelector('main.felt')?.dataset.myTurn === 'yes'")
         version = felt(page)["version"]
         down["now"] = True
@@ -489,8 +486,7 @@ def test_take_the_pile_add_to_a_meld_and_follow_hints(dealt: tuple[str, str, str
     (the cards selected by "Select these cards")."""
     base, pickup, add = dealt
     page.goto(f"{base}/play/{DEALT_ID}#seat={DEALT_TOKEN}")
-    page.get_by_label("Your name at this table").fill("Cy")
-    page.get_by_role("button", name="Sit down").click()
+    sit_down(page, "Cy")
     page.wait_for_function("() => document.querySelector('main.felt')?.dataset.myTurn === 'yes'")
     pile_before = int(re.findall(r"\d+", page.get_by_test_id("pile").inner_text())[0])
     assert pile_before > 0
@@ -663,8 +659,7 @@ def test_hand_and_moves_stay_in_view_and_history_survives_a_reload(
     page.set_default_timeout(15_000)
     try:
         page.goto(f"{base}/play/{created['table']['id']}#seat={token}")
-        page.get_by_label("Your name at this table").fill("Di")
-        page.get_by_role("button", name="Sit down").click()
+        sit_down(page, "Di")
         page.wait_for_function("() => document.querySelector('main.felt')?.dataset.myTurn === 'yes'")
         assert page.evaluate("document.title").startswith("● Your turn")
         assert page.evaluate("document.documentElement.scrollWidth") <= width
@@ -722,8 +717,7 @@ def test_private_tables_and_the_host_handing_a_seat_to_a_bot(base: str, page: Pa
     watch = page.get_by_label("Watch link").input_value()
     table_id = watch.split("/watch/")[1].split("#")[0]
     page.get_by_test_id("play-seat-0").click()
-    page.get_by_label("Your name at this table").fill("Host")
-    page.get_by_role("button", name="Sit down").click()
+    sit_down(page, "Host")
     page.get_by_test_id("host-panel").wait_for()
 
     other = browser.new_context(viewport={"width": 1366, "height": 768})
@@ -823,8 +817,7 @@ def test_red_three_laid_by_choice(red_three_table: str, browser: Browser, size: 
     try:
         kind = "laptop" if size[0] > 500 else "phone"
         page.goto(f"{red_three_table}/play/{RED_ID}-{kind}#seat={RED_TOKEN}")
-        page.get_by_label("Your name at this table").fill("Di")
-        page.get_by_role("button", name="Sit down").click()
+        sit_down(page, "Di")
         page.wait_for_function("() => document.querySelector('main.felt')?.dataset.myTurn === 'yes'")
         if felt(page)["phase"] == "draw":
             click_move(page, "Draw")
@@ -861,8 +854,7 @@ def test_eight_players_fit_a_phone_and_a_laptop(base: str, browser: Browser) -> 
         page.set_default_timeout(15_000)
         try:
             page.goto(f"{base}/play/{created['table']['id']}#seat={invite['token']}")
-            page.get_by_label("Your name at this table").fill("Ed")
-            page.keyboard.press("Enter")
+            sit_down(page, "Ed", by_key=True)
             page.wait_for_function("() => document.querySelector('main.felt')?.dataset.myTurn === 'yes'")
             assert page.locator(".opponent").count() == 7
             assert page.evaluate("document.documentElement.scrollWidth") <= width
@@ -1097,8 +1089,7 @@ def test_take_the_pile_with_the_groups_built_in_the_other_order(
     if len(groups) < 2:
         pytest.skip("the seeded pickup has a single group: there is no order to change")
     page.goto(f"{base}/play/{DEALT_ID}-again#seat={DEALT_TOKEN}")
-    page.get_by_label("Your name at this table").fill("Cy")
-    page.get_by_role("button", name="Sit down").click()
+    sit_down(page, "Cy")
     page.wait_for_function("() => document.querySelector('main.felt')?.dataset.myTurn === 'yes'")
     select(page, groups[0])
     page.get_by_role("button", name="Add group").click()

@@ -15,7 +15,7 @@ from handfoot.rules import load_rules
 from handfoot.server.settings import Settings
 from handfoot.server.store.storage import SeatRow, Storage, TableRow, now, token_hash
 from helpers.bots import moves_to_a_hand_end
-from helpers.browser import CHROMIUM, SCREENSHOTS, needs_chromium
+from helpers.browser import CHROMIUM, SCREENSHOTS, needs_chromium, sit_down
 from helpers.server import SeatClient, running_server
 
 pytestmark = needs_chromium
@@ -94,8 +94,7 @@ def test_the_game_waits_for_the_invitee_and_the_host_starts_with_bots(
             ben = open_page(browser, url, 390, 844)
             try:
                 ben.goto(f"{url}/play/arrives#seat={BEN}")
-                ben.get_by_label("Your name at this table").fill("Ben")
-                ben.get_by_role("button", name="Sit down").click()
+                sit_down(ben, "Ben")
                 ann.wait_for_function(
                     "() => +(document.querySelector('main.felt')?.dataset.version ?? 0) > 0"
                 )

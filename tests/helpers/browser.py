@@ -51,3 +51,15 @@ def browser() -> Iterator[Any]:
         chromium = playwright.chromium.launch(executable_path=str(CHROMIUM), args=CHROMIUM_ARGS)
         yield chromium
         chromium.close()
+
+
+def sit_down(page: Any, name: str, *, by_key: bool = False) -> None:
+    """Answer a table's join dialog with ``name`` (Enter in the field, or the Sit down button) and wait
+    until the dialog has gone: the table shows behind it at once, and until the server has taken the
+    name the field keeps the focus, so a key pressed then would be typed into it."""
+    page.get_by_label("Your name at this table").fill(name)
+    if by_key:
+        page.keyboard.press("Enter")
+    else:
+        page.get_by_role("button", name="Sit down").click()
+    page.locator("#join-name").wait_for(state="detached")
