@@ -14,6 +14,7 @@ so the benchmark plays the same random policy.
 from __future__ import annotations
 
 import random
+from bisect import bisect_left, bisect_right
 from collections import Counter
 from itertools import chain
 
@@ -109,8 +110,10 @@ class RandomPlayer:
             pending.clear()
         if state.staged:  # a plan that no longer fits (the Foot came up while staging): take it back
             return CANCEL_ID
-        stages = any(STAGE_NEW_BASE <= mid <= CANCEL_ID for mid in ids)
-        plain = [mid for mid in ids if not STAGE_NEW_BASE <= mid <= CANCEL_ID] if stages else ids
+        # ``ids`` is sorted, so each kind of move is a slice of it (found by bisection, not a scan)
+        lo, hi = bisect_left(ids, STAGE_NEW_BASE), bisect_right(ids, CANCEL_ID)
+        stages = lo < hi
+        plain = ids[:lo] + ids[hi:] if stages else ids
         if stages:
             openings = openings_of(state)
             if openings and (rng.random() < self.open_rate or not plain):
@@ -120,19 +123,19 @@ class RandomPlayer:
                     self.pending_at = (state, state.move_count + 1)
                     return steps[0]
         if phase is DRAW_PHASE:
-            pickups = [mid for mid in plain if DRAW_ID < mid <= PICKUP_DEUCE_ID]
+            pickups = plain[bisect_right(plain, DRAW_ID) : bisect_right(plain, PICKUP_DEUCE_ID)]
             if pickups and (rng.random() < self.pickup_rate or DRAW_ID not in plain):
                 return rng.choice(pickups)
             if SPLIT_DRAW_ID in plain and rng.random() < 0.5:
                 return SPLIT_DRAW_ID
             return DRAW_ID if DRAW_ID in plain else rng.choice(ids)
-        melds = [mid for mid in plain if NEW_BASE <= mid <= LAY_RED_THREE_ID]
+        melds = plain[bisect_left(plain, NEW_BASE) : bisect_right(plain, LAY_RED_THREE_ID)]
         if melds and rng.random() < self.meld_rate:
             natural = [mid for mid in melds if mid in NATURAL_MELD_IDS]
             return rng.choice(natural if natural and rng.random() < 0.75 else melds)
         if ASK_ID in plain and rng.random() < self.ask_rate:
             return ASK_ID
-        discards = [mid for mid in plain if DISCARD_BASE <= mid < ASK_ID]
+        discards = plain[bisect_left(plain, DISCARD_BASE) : bisect_left(plain, ASK_ID)]
         clean = [mid for mid in discards if mid in PLAIN_DISCARD_IDS]
         if clean and rng.random() < 0.9:
             return rng.choice(clean)

@@ -135,9 +135,11 @@ INSERT_MOVE = insert(moves_t)
 INSERT_SNAPSHOT = insert(snapshots_t)
 
 
-def now() -> str:
-    """The current UTC time as ISO 8601 text."""
-    return datetime.now(UTC).isoformat(timespec="seconds")
+def now(timespec: str = "seconds") -> str:
+    """The current UTC time as ISO 8601 text, to the second (or as ``timespec`` says: a table's
+    ``created_at`` is to the microsecond, so that tables made in the same second list newest first; the
+    text of a time to the second sorts before that of any later time of its second)."""
+    return datetime.now(UTC).isoformat(timespec=timespec)
 
 
 def token_hash(token: str) -> str:

@@ -376,7 +376,7 @@ class TableService:
         watch_key, host_key = _fresh_token(), _fresh_token()
         row = TableRow(
             id=table_id,
-            created_at=now(),
+            created_at=now("microseconds"),
             rules_source=source,
             players=count,
             seed=secrets.randbits(62),
