@@ -13,6 +13,7 @@ from handfoot.engine.legal import legal_ids
 from handfoot.engine.melding import NEW, NOT_A_BOOK, book_status, go_out_refusal, resolve
 from handfoot.engine.moves import (
     Action,
+    Group,
     Move,
     move_text,
 )
@@ -61,12 +62,24 @@ def _remove_taken(s: HandState, taken: list[int]) -> None:
 
 
 def take_card(s: HandState, seat: int, card: int) -> None:
-    s.hands[seat][KIND_OF[card]] -= 1
+    """Take ``card`` out of ``seat``'s hand (one fewer of its kind known to be there, if any was)."""
+    kind = KIND_OF[card]
+    s.hands[seat][kind] -= 1
     s.hand_cards[seat][card] -= 1
     known = s.known[seat]
-    kind = KIND_OF[card]
     if known[kind]:
         known[kind] -= 1
+
+
+def take_cards(s: HandState, seat: int, cards: list[int] | tuple[int, ...]) -> None:
+    """``take_card`` for each of ``cards`` (one loop: a group's cards leave the hand on every meld)."""
+    hand, held, known = s.hands[seat], s.hand_cards[seat], s.known[seat]
+    for card in cards:
+        kind = KIND_OF[card]
+        hand[kind] -= 1
+        held[card] -= 1
+        if known[kind]:
+            known[kind] -= 1
 
 
 def give_card(s: HandState, seat: int, card: int) -> None:
@@ -301,6 +314,9 @@ def apply_checked(s: HandState, move: Move) -> list[Event]:
     seat = s.to_move
     action = move.action
     s.move_count += 1
+    if action is MELD_ACTION:  # the most common move first
+        _lay_groups(s, seat, move.groups, events)
+        return events
     rules = s.rules
     if action is DRAW:
         if move.card >= 0:  # split_draw: the pile's top card, then one card fewer from the stock
@@ -334,10 +350,11 @@ def apply_checked(s: HandState, move: Move) -> list[Event]:
         s.staging_closed = True
         return events
     if action is COMMIT:
-        move = staged_meld(s)
-        action = MELD_ACTION
+        groups = staged_meld(s).groups
         s.staged = []
-    elif action is PICKUP and s.staged:
+        _lay_groups(s, seat, groups, events)
+        return events
+    if action is PICKUP and s.staged:
         move = staged_pickup(s, move)
         s.staged = []
     if action is DISCARD:
@@ -373,35 +390,36 @@ def apply_checked(s: HandState, move: Move) -> list[Event]:
         s.phase = PLAY_PHASE
         s.to_move = s.turn_seat
         return events
-    owner = s.seating.owner_of[seat]
-    if action is PICKUP:
-        taken = pile_taken(s)
-        top_card = s.pile.pop()
-        _remove_taken(s, taken)
-        first = move.groups[0]
-        for card in first.cards:
-            take_card(s, seat, card)
-        laid: list[Event] = []  # told after the pile is: the top card's meld, then any book it made
-        _lay_group(s, seat, KIND_OF[top_card], [top_card, *first.cards], laid)
-        visible = rules.pile_visible is PileVisible.ALL and rules.pickup_rest_from is PickupRestFrom.PILE
-        for card in taken:
-            if KIND_OF[card] == RED_THREE and rules.red_threes is LAY_DOWN:
-                _lay_red_three(s, seat, card, events)
-            else:
-                give_card(s, seat, card)
-                if visible:
-                    s.known[seat][KIND_OF[card]] += 1
-        events.append(event(EventType.TOOK_PILE, seat, (top_card,), amount=len(taken) + 1))
-        s.phase = PLAY_PHASE
-        s.staging_closed = False
-        groups = move.groups[1:]
-        events += laid
-    else:
-        groups = move.groups
-    for group in groups:
-        for card in group.cards:
-            take_card(s, seat, card)
-        _lay_group(s, seat, group.rank, group.cards, events)
-    s.down[owner] = True
-    _after_meld(s, seat, events)
+    # what is left is a pickup: the pile's top card with the first group, then the other groups
+    taken = pile_taken(s)
+    top_card = s.pile.pop()
+    _remove_taken(s, taken)
+    first = move.groups[0]
+    take_cards(s, seat, first.cards)
+    laid: list[Event] = []  # told after the pile is: the top card's meld, then any book it made
+    _lay_group(s, seat, KIND_OF[top_card], [top_card, *first.cards], laid)
+    visible = rules.pile_visible is PileVisible.ALL and rules.pickup_rest_from is PickupRestFrom.PILE
+    for card in taken:
+        if KIND_OF[card] == RED_THREE and rules.red_threes is LAY_DOWN:
+            _lay_red_three(s, seat, card, events)
+        else:
+            give_card(s, seat, card)
+            if visible:
+                s.known[seat][KIND_OF[card]] += 1
+    events.append(event(EventType.TOOK_PILE, seat, (top_card,), amount=len(taken) + 1))
+    s.phase = PLAY_PHASE
+    s.staging_closed = False
+    events += laid
+    _lay_groups(s, seat, move.groups[1:], events)
     return events
+
+
+def _lay_groups(s: HandState, seat: int, groups: tuple[Group, ...], events: list[Event]) -> None:
+    """Lay ``groups`` from ``seat``'s hand in order (a meld, the staged groups committed, or a pickup's
+    groups after the pile's): the side is down, then the hand may be empty (``_after_meld``)."""
+    for group in groups:
+        cards = group.cards
+        take_cards(s, seat, cards)
+        _lay_group(s, seat, group.rank, cards, events)
+    s.down[s.seating.owner_of[seat]] = True
+    _after_meld(s, seat, events)
