@@ -15,9 +15,8 @@ import numpy.typing as npt
 
 from handfoot import cards as C
 from handfoot.engine import Group, Seating
-from handfoot.engine.state import Meld
 from handfoot.engine.views import SeatInfo
-from handfoot.rl.layout import KINDS, MAX_SEATS, OFFSETS, POINTS_SCALE, SIZE, START
+from handfoot.rl.layout import KINDS, MAX_SEATS, POINTS_SCALE, SIZE, START
 from handfoot.rules.options import RuleSet
 
 KIND_OF = C.KIND_OF
@@ -55,7 +54,6 @@ _PERMISSION = START["permission"]
 _LAST_ROUND = START["last_round_left"]
 _HAND_INDEX = START["hand_index"]
 _OUT = START["out_seat"]
-_MELDS = slice(_MELD_OPEN, OFFSETS["meld_earlier"].stop)  # meld_open and meld_earlier, side by side
 
 
 _NONE_KNOWN = (0,) * KINDS
@@ -115,11 +113,6 @@ class Encoder:
             ):
                 base[index] = 1
             self.static.append(base)
-        # per observing seat: the table its last vector showed (its melds, their sizes then) and that
-        # vector's meld entries, or None
-        self._melds_seen: list[tuple[tuple[Meld, ...], list[int], npt.NDArray[np.float32]] | None] = [
-            None
-        ] * players
 
     def encode(
         self, info: SeatInfo, totals: Sequence[int], staged: Sequence[Group] = ()
@@ -185,17 +178,26 @@ class Encoder:
             obs[at] = clean
             obs[at + 1] = dirty
             obs[at + 2] = wild
-        table = info.table
-        if table:
-            # a table unchanged since this seat's last vector (the same melds, none grown: melds only
-            # grow) gives the same entries: they are copied from then
-            sizes = [len(meld.cards) for meld in table]
-            kept = self._melds_seen[me]
-            if kept is not None and kept[1] == sizes and kept[0] == table:
-                out[_MELDS] = kept[2]
-            else:
-                self._encode_melds(obs, me, table)
-                self._melds_seen[me] = (table, sizes, out[_MELDS].copy())
+        rank_base = self.rank_base[me]  # KINDS * owner slot, per owner
+        # in table order: each meld writes its (owner slot, rank) open entries, so the latest one stays;
+        # one met before it of the same key is a closed book, counted with its cards in meld_earlier
+        sizes: dict[int, int] = {}  # the size of the latest meld of each key so far
+        for meld in info.table:
+            key = rank_base[meld.owner] + meld.rank
+            cards = meld.cards
+            size = len(cards)
+            before = sizes.get(key)
+            if before is not None:
+                at = _MELD_EARLIER + 2 * key
+                obs[at] += 1
+                obs[at + 1] += before
+            sizes[key] = size
+            wilds = meld.wilds
+            jokers = cards.count(JOKER_ID) if wilds else 0
+            at = _MELD_OPEN + 3 * key
+            obs[at] = size - wilds
+            obs[at + 1] = jokers
+            obs[at + 2] = wilds - jokers
         red_threes = info.red_threes
         for side, slot in enumerate(self.side_slot[me]):
             obs[_SIDE_RED + slot] = len(red_threes[side])
@@ -213,30 +215,6 @@ class Encoder:
         if info.pile:
             for card in info.pile:
                 obs[_PILE_SEEN + KIND_OF[card]] += 1
-
-    def _encode_melds(self, obs: MutableSequence[float], me: int, table: Sequence[Meld]) -> None:
-        """The ``meld_open`` and ``meld_earlier`` entries of ``table`` seen by seat ``me`` (all zero
-        before)."""
-        rank_base = self.rank_base[me]  # KINDS * owner slot, per owner
-        # in table order: each meld writes its (owner slot, rank) open entries, so the latest one stays;
-        # one met before it of the same key is a closed book, counted with its cards in meld_earlier
-        sizes: dict[int, int] = {}  # the size of the latest meld of each key so far
-        for meld in table:
-            key = rank_base[meld.owner] + meld.rank
-            cards = meld.cards
-            size = len(cards)
-            before = sizes.get(key)
-            if before is not None:
-                at = _MELD_EARLIER + 2 * key
-                obs[at] += 1
-                obs[at + 1] += before
-            sizes[key] = size
-            wilds = meld.wilds
-            jokers = cards.count(JOKER_ID) if wilds else 0
-            at = _MELD_OPEN + 3 * key
-            obs[at] = size - wilds
-            obs[at + 1] = jokers
-            obs[at + 2] = wilds - jokers
 
     def _encode_staged(self, obs: MutableSequence[float], staged: Sequence[Group]) -> None:
         values = self.values
