@@ -185,7 +185,7 @@ def _meta(help_text: str, section: str) -> dict[str, str]:
     return {"help": help_text, "section": section}
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class RuleSet:
     """A complete house-rule configuration. Build one with ``load_rules`` so it is validated."""
 
