@@ -62,17 +62,13 @@ def _remove_taken(s: HandState, taken: list[int]) -> None:
 
 
 def take_card(s: HandState, seat: int, card: int) -> None:
-    """Take ``card`` out of ``seat``'s hand (one fewer of its kind known to be there, if any was)."""
-    kind = KIND_OF[card]
-    s.hands[seat][kind] -= 1
-    s.hand_cards[seat][card] -= 1
-    known = s.known[seat]
-    if known[kind]:
-        known[kind] -= 1
+    """Take ``card`` out of ``seat``'s hand (``take_cards`` of one card)."""
+    take_cards(s, seat, (card,))
 
 
 def take_cards(s: HandState, seat: int, cards: list[int] | tuple[int, ...]) -> None:
-    """``take_card`` for each of ``cards`` (one loop: a group's cards leave the hand on every meld)."""
+    """Take ``cards`` out of ``seat``'s hand: for each, one fewer of its kind known to be there, if any
+    was."""
     hand, held, known = s.hands[seat], s.hand_cards[seat], s.known[seat]
     for card in cards:
         kind = KIND_OF[card]
