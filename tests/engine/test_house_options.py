@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import random
 
+import pytest
+
 from handfoot import cards as C
 from handfoot.bots import HeuristicBot, legal_for
 from handfoot.bots.hint import explain
@@ -122,15 +124,26 @@ def test_split_draw_refusals_name_the_rule() -> None:
             assert SPLIT_DRAW_ID not in game.legal_ids()
 
 
-def test_the_heuristic_takes_the_top_card_that_makes_a_set() -> None:
-    """The heuristic takes the pile's top card with the split draw when it holds a pair of its rank."""
-    game = _split_game("9H")
+@pytest.mark.parametrize(
+    ("top", "rules", "holds_a_pair"),
+    [
+        ("9H", SPLIT, False),
+        # seat 1 holds two aces; with the pile open to it the heuristic would take the pile instead
+        ("AH", {**SPLIT, "pickup_allowed": False}, True),
+    ],
+)
+def test_the_heuristic_takes_the_top_card_that_makes_a_set(
+    top: str, rules: dict[str, object], holds_a_pair: bool
+) -> None:
+    """The heuristic takes the pile's top card with the split draw when it holds a pair of its rank, and
+    draws plainly when it does not."""
+    game = _split_game(top, rules)
     s = game.state
-    kind = C.KIND_OF[C.parse_card("9H")]
-    pair = s.hands[1][kind] >= 2
+    assert (s.hands[1][C.KIND_OF[C.parse_card(top)]] >= 2) == holds_a_pair
     legal = legal_for(s, game.legal_ids())
+    assert [str(m) for m in legal] == ["draw", f"draw {top}"]
     chosen = HeuristicBot().choose(view(s, 1), legal, random.Random(0))
-    assert (chosen.action is Action.DRAW and chosen.card >= 0) == pair or chosen.action is Action.PICKUP
+    assert (chosen.action is Action.DRAW and chosen.card >= 0) == holds_a_pair
 
 
 def test_the_hint_explains_the_split_draw() -> None:
