@@ -19,23 +19,23 @@ from handfoot.rl.aec import STATE_SIZE, side_rewards
 from handfoot.rl.layout import KINDS, MAX_SEATS, SIZE
 from handfoot.rules import PRESET_NAMES
 
-FINAL: dict[str, dict[str, object]] = {}
 
-
-def play_masked(env: HandFootEnv, rng: random.Random) -> dict[str, float]:
-    """Play the episode with random masked actions; each agent's summed rewards (its last ``info`` is
-    left in ``FINAL``)."""
+def play_masked(
+    env: HandFootEnv, rng: random.Random
+) -> tuple[dict[str, float], dict[str, dict[str, object]]]:
+    """Play the episode with random masked actions: each agent's summed rewards, and its last ``info``."""
     earned = dict.fromkeys(env.possible_agents, 0.0)
+    final: dict[str, dict[str, object]] = {}
     for agent in env.agent_iter():
         obs, reward, terminated, truncated, info = env.last()
         earned[agent] += reward
         if terminated or truncated:
-            FINAL[agent] = info
+            final[agent] = info
             env.step(None)
             continue
         legal = np.flatnonzero(obs["action_mask"])
         env.step(int(legal[rng.randrange(len(legal))]))
-    return earned
+    return earned, final
 
 
 def test_reward_kinds() -> None:
@@ -65,7 +65,7 @@ def test_every_environment_has_the_same_defaults() -> None:
 def test_rewards_and_the_final_totals_in_info(reward: str, reward_at: str) -> None:
     env = HandFootEnv("marmot", 4, reward=reward, reward_at=reward_at, illegal="raise")
     env.reset(seed=11)
-    earned = play_masked(env, random.Random(11))
+    earned, final = play_masked(env, random.Random(11))
     game = env.game
     assert game.finished
     side_of = game.state.seating.side_of
@@ -73,7 +73,7 @@ def test_rewards_and_the_final_totals_in_info(reward: str, reward_at: str) -> No
     for seat, agent in enumerate(env.possible_agents):
         expected = sum(side_rewards(reward, scores)[side_of[seat]] for scores in per_hand)
         assert earned[agent] == pytest.approx(expected)
-        info = FINAL[agent]
+        info = final[agent]
         assert info["totals"] == list(game.totals) and info["side"] == side_of[seat]
         assert info["winner"] == game.winner and info["hands"] == len(game.results)
 
@@ -147,7 +147,7 @@ def test_a_clone_and_a_pickled_copy_play_on_alone_and_alike() -> None:
     assert not env.game.finished
     assert all(np.array_equal(env.observe(a)["observation"], before[a]) for a in before)
     twins = [env.clone(), pickle.loads(pickle.dumps(env))]
-    results = [play_masked(t, random.Random(2)) for t in [env, *twins]]
+    results = [play_masked(t, random.Random(2))[0] for t in [env, *twins]]
     assert results[0] == results[1] == results[2]
     assert env.game.totals == twins[0].game.totals == twins[1].game.totals
     single = SingleSeatEnv("kitchen-table", 2, opponents="heuristic")
