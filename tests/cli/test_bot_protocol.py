@@ -8,6 +8,7 @@ import random
 import shlex
 import subprocess
 import sys
+import uuid
 from pathlib import Path
 
 import numpy as np
@@ -187,8 +188,9 @@ def test_a_program_that_cannot_start_is_a_failure(capsys: pytest.CaptureFixture[
 
 def test_no_bot_outlives_its_game() -> None:
     """A bot that hangs is killed (its process group), so nothing is left running after the game."""
-    play_game(config((bad("hang"), "random"), move_time=0.5), 0)
-    left = subprocess.run(["pgrep", "-f", f"{BAD_BOT} hang"], capture_output=True, text=True)
+    mark = f"outlives-{uuid.uuid4().hex}"  # this game's bot only, not another test's hanging one
+    play_game(config((f"{bad('hang')} {mark}", "random"), move_time=0.5), 0)
+    left = subprocess.run(["pgrep", "-f", f"{BAD_BOT} hang {mark}"], capture_output=True, text=True)
     assert left.stdout.strip() == ""
 
 

@@ -138,3 +138,20 @@ def test_hint_command_suggests_a_move_at_the_end_of_a_record(tmp_path: Path) -> 
     assert reason.endswith(".") and len(reason) > 10
     missing = CliRunner().invoke(cli(), ["hint", str(tmp_path / "none.json")])
     assert missing.exit_code == 2
+
+
+def test_a_forfeit_is_a_loss_wherever_games_are_counted() -> None:
+    """A side that forfeited loses the game whatever its total: its standing, share of the win and the
+    winner, which the summary, compare's win share, a league's ratings and wins and the games file all
+    read (the summary's count with a failing bot program: tests/cli/test_bot_protocol.py)."""
+    forfeit = GameOutcome(
+        0, [900, 100], [[900, 100]], [0], [100], [0.0, 0.0], [1, 1], [0.0, 0.0], forfeited=0
+    )
+    assert forfeit.standing() == [0.0, 1.0]
+    assert forfeit.shares() == [0.0, 1.0] and forfeit.winner() == 1
+    three = GameOutcome(
+        0, [0, 900, 900], [[0, 900, 900]], [1], [100], [0.0] * 3, [1] * 3, [0.0] * 3, forfeited=2
+    )
+    assert three.shares() == [0.5, 0.5, 0.0] and three.winner() is None
+    plain = GameOutcome(0, [900, 100], [[900, 100]], [0], [100], [0.0, 0.0], [1, 1], [0.0, 0.0])
+    assert plain.shares() == [1.0, 0.0] and plain.winner() == 0

@@ -16,7 +16,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from handfoot.engine.state import Seating
-from handfoot.sim.stats import game_points, mean, mean_interval
+from handfoot.sim.stats import mean, mean_interval
 from handfoot.sim.tournament import GameOutcome, Summary, TournamentConfig
 
 
@@ -39,7 +39,7 @@ def _moves_per_hand(outcome: GameOutcome) -> float:
 
 
 def _win_share(side: int) -> Callable[[GameOutcome], float]:
-    return lambda outcome: game_points(outcome.totals)[side]
+    return lambda outcome: outcome.shares()[side]
 
 
 def _hand_score(side: int) -> Callable[[GameOutcome], float]:

@@ -23,7 +23,7 @@ from typing import Any
 from handfoot.engine.state import Seating
 from handfoot.rules.options import RuleSet
 from handfoot.sim.progress import Snapshot
-from handfoot.sim.stats import Z95, game_points, wilson
+from handfoot.sim.stats import Z95, wilson
 from handfoot.sim.tournament import (
     DEFAULT_MAX_MOVES,
     GameOutcome,
@@ -124,17 +124,18 @@ class LeagueResult:
         for matchup, outcome in self.games_in_order():
             order = matchup.sides
             teams = [[ratings[entrant]] for entrant in order]
-            rated = model.rate(teams, ranks=[-float(total) for total in outcome.totals])
+            standing = outcome.standing()  # a forfeit ranks its side last
+            rated = model.rate(teams, ranks=[-value for value in standing])
             for entrant, team in zip(order, rated, strict=True):
                 ratings[entrant] = team[0]
-            shares = game_points(outcome.totals)
+            shares = outcome.shares()
             for side, entrant in enumerate(order):
                 wins[entrant] += shares[side]
                 played[entrant] += 1
                 for other_side, other in enumerate(order):
                     if other != entrant:
                         # against one opponent: 1 for finishing above it, a half for the same total
-                        mine, theirs = outcome.totals[side], outcome.totals[other_side]
+                        mine, theirs = standing[side], standing[other_side]
                         pair_wins[entrant][other] += 1.0 if mine > theirs else 0.5 if mine == theirs else 0.0
                         pair_games[entrant][other] += 1
         rows = []

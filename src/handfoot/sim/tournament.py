@@ -80,11 +80,22 @@ class GameOutcome:
     record: dict[str, Any] | None = None  # the game record (docs/records.md), when the config asks
     trajectory: Trajectory | None = None  # the chosen seats' decisions, when the config asks
 
+    def standing(self) -> list[float]:
+        """What ranks the sides of this game, higher first: their totals; or, when a side forfeited, every
+        other side ahead of it and level with each other."""
+        if self.forfeited is None:
+            return [float(total) for total in self.totals]
+        return [0.0 if side == self.forfeited else 1.0 for side in range(len(self.totals))]
+
+    def shares(self) -> list[float]:
+        """Each side's share of the win (``game_points`` of its ``standing``): a forfeit is a loss."""
+        return game_points(self.standing())
+
     def winner(self) -> int | None:
-        """The side with the highest total, or None on a tie for the lead."""
-        best = max(self.totals, default=0)
-        leaders = [side for side, total in enumerate(self.totals) if total == best]
-        return leaders[0] if len(leaders) == 1 else None
+        """The side that won the game alone (by its total, or as the one side left by a forfeit), or None
+        when the win is shared."""
+        sole = [side for side, share in enumerate(self.shares()) if share == 1.0]
+        return sole[0] if sole else None
 
 
 @dataclass(frozen=True)
@@ -140,7 +151,7 @@ class Summary:
         sides = self.side_seats()
         wins = [0.0] * len(sides)
         for outcome in outcomes:
-            for side, share in enumerate(outcome_shares(outcome)):
+            for side, share in enumerate(outcome.shares()):
                 wins[side] += share
         games = len(outcomes)
         hands = sum(len(o.hand_scores) for o in outcomes)
@@ -216,15 +227,6 @@ class Summary:
             "workers": timing.workers,
             "scheduler": timing.scheduler,
         }
-
-
-def outcome_shares(outcome: GameOutcome) -> list[float]:
-    """Each side's share of the win of one game: by its totals, or, when a side forfeited, shared
-    equally by the other sides."""
-    if outcome.forfeited is None:
-        return game_points(outcome.totals)
-    others = len(outcome.totals) - 1
-    return [0.0 if side == outcome.forfeited else 1.0 / others for side in range(len(outcome.totals))]
 
 
 def play_game(
