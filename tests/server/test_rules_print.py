@@ -139,3 +139,8 @@ def test_the_lobby_reads_a_preset_with_changes_in_plain_words(base: str) -> None
     assert httpx.get(f"{base}/rules/nothing/print").status_code == 404
     long = httpx.get(f"{base}/rules/print", params={"options": " " * 9000})
     assert long.status_code == 422 and "at most 8000" in long.text
+    for path in ("/api/rules", "/rules/print"):  # nested deeper than Python's parser goes: said, not a 500
+        deep = httpx.get(f"{base}{path}", params={"extends": "family", "options": "[" * 4000})
+        assert deep.status_code == 422 and "nested too deep" in deep.text, deep.text
+        broken = httpx.get(f"{base}{path}", params={"extends": "family", "options": "{"})
+        assert broken.status_code == 422 and "options is not JSON" in broken.text, broken.text

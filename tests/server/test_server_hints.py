@@ -13,8 +13,12 @@ import httpx
 import pytest
 
 from handfoot.engine import move_id, parse_move
+from handfoot.server.live.hints import HintJob, prepare
 from handfoot.server.settings import Settings
-from helpers.server import SeatClient, running_server
+from handfoot.server.store.storage import Storage
+from handfoot.server.tables.service import TableService
+from handfoot.server.tables.table import ENDED_BY_HOST
+from helpers.server import SeatClient, create_table, running_server
 
 
 @pytest.fixture(scope="module")
@@ -126,3 +130,15 @@ def test_every_hint_is_a_move_the_server_plays(base: str) -> None:
         assert reply["type"] == "state" and reply["version"] == mine["version"] + 1, reply
         assert reply["last"]["move"] == move
     assert actions["discard"] >= 3 and actions["draw"] + actions["pickup"] >= 3, actions
+
+
+def test_no_hint_once_the_host_ended_the_game(tmp_path: Path) -> None:
+    """A game the host (or the length limit) ended takes no move, so its seat shown to move gets no hint
+    either (the hint would be a move nobody can play)."""
+    service = TableService(Storage(f"sqlite:///{tmp_path / 'hints.db'}"), snapshot_every=50)
+    live, _tokens = create_table(service, "kitchen-table", {}, 2, [("invite", None)] * 2)
+    seat = live.game.to_move
+    assert isinstance(prepare(live, seat, live.version), HintJob)
+    live.ended = ENDED_BY_HOST
+    assert prepare(live, seat, live.version) == "The game is over."
+    service.storage.close()

@@ -33,6 +33,7 @@ from handfoot.server.http.errors import REFUSALS
 from handfoot.server.tables.table import LiveTable
 from handfoot.server.wire.answers import RuleSheetAnswer, TableRulesAnswer
 from handfoot.server.wire.jsonout import SafeJSONResponse
+from handfoot.server.wire.protocol import ProtocolError, load_json
 
 MAX_OPTIONS_TEXT = 8000
 PRINT_HEADERS = {
@@ -65,9 +66,9 @@ def overrides_sheet(extends: str, options_text: str) -> RuleSheet | tuple[str, i
     if len(options_text) > MAX_OPTIONS_TEXT:
         return f"options is {len(options_text)} characters long; allowed: at most {MAX_OPTIONS_TEXT}", 422
     try:
-        options: Any = json.loads(options_text) if options_text else {}
-    except ValueError:
-        return "options is not JSON; allowed: a JSON object of option names and values", 422
+        options: Any = load_json(options_text) if options_text else {}
+    except ProtocolError as exc:
+        return f"options is {exc}; allowed: a JSON object of option names and values", 422
     if not isinstance(options, dict):
         return "options is not a JSON object; allowed: a JSON object of option names and values", 422
     if "extends" in options:

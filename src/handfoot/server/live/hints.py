@@ -73,7 +73,7 @@ def prepare(live: LiveTable, seat: int | None, version: int) -> HintJob | str:
     if live.broken:
         return f"This table cannot take moves: {live.broken}."
     game = live.game
-    if game.finished:
+    if live.over:  # played to its end, or ended by the host
         return "The game is over."
     if game.to_move != seat:
         return "Hints are given to the player whose turn it is; it is not yours."
