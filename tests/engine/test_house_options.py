@@ -9,9 +9,9 @@ import pytest
 from handfoot import cards as C
 from handfoot.bots import HeuristicBot, legal_for
 from handfoot.bots.hint import explain
-from handfoot.engine import Action, EventType, Game, IllegalMove
+from handfoot.engine import Action, EventType, Game, IllegalMove, Phase
 from handfoot.engine.apply import give_card
-from handfoot.engine.moves import SPLIT_DRAW_ID
+from handfoot.engine.moves import CANCEL_ID, COMMIT_ID, SPLIT_DRAW_ID, STAGE_NEW_BASE
 from handfoot.engine.serialize import state_from_json, state_to_json
 from handfoot.engine.views import sample_world, view
 from handfoot.rules import load_rules
@@ -97,6 +97,24 @@ def test_split_draw_takes_the_top_card_in_sight_and_one_stock_card() -> None:
     assert (s.hand_size(1), len(s.stock), len(s.pile)) == (held + 2, stock - 1, pile - 1)
     assert view(s, 0).seats[1].known[C.KIND_OF[C.parse_card("9H")]] == 1
     assert view(sample_world(view(s, 0), random.Random(1)), 0) == view(s, 0)
+
+
+def test_a_split_draw_opens_staging_again_as_a_draw_does() -> None:
+    """A staging cancelled in the draw phase closes staging for that phase only (engine.staging): after
+    the split draw, as after a plain draw, the player may stage an opening in the play phase."""
+    after: dict[str, bool] = {}
+    for draw in ("draw", "draw AH"):
+        game = _split_game("AH")  # seat 1 may take the pile with an opening (staged) or split-draw
+        ids = game.legal_ids()
+        stage = next(mid for mid in ids if STAGE_NEW_BASE <= mid < COMMIT_ID)
+        assert SPLIT_DRAW_ID in ids
+        game.apply_id(stage)
+        game.apply_id(CANCEL_ID)
+        assert game.state.staging_closed
+        game.apply_text(draw)
+        assert game.state.phase is Phase.PLAY
+        after[draw] = game.state.staging_closed
+    assert after == {"draw": False, "draw AH": False}
 
 
 def test_split_draw_refusals_name_the_rule() -> None:

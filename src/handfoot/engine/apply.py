@@ -205,6 +205,13 @@ def _start_turn(s: HandState, seat: int, events: list[Event]) -> None:
             _end_if_stranded(s, events)
 
 
+def _enter_play(s: HandState) -> None:
+    """The draw phase is over (a draw, a split draw or a pickup): the play phase begins, with staging open
+    again (a staging cancelled in the draw phase closed it for that phase only)."""
+    s.phase = PLAY_PHASE
+    s.staging_closed = False
+
+
 def _end_if_stranded(s: HandState, events: list[Event]) -> None:
     """After cards came to the seat to move in the play phase (a draw, a Foot picked up): when the stock is
     empty (red 3s were laid down with nothing left to replace them) and the seat can neither meld nor
@@ -322,7 +329,7 @@ def apply_checked(s: HandState, move: Move) -> list[Event]:
             events.append(event(EventType.TOOK_TOP, seat, (card,), amount=1))
             drawn = _draw_cards(s, seat, rules.draw_count - 1, events)
             events.append(event(DREW, seat, amount=drawn))
-            s.phase = PLAY_PHASE
+            _enter_play(s)
             _end_if_stranded(s, events)
             return events
         if not s.stock and not s.can_reshuffle():
@@ -330,8 +337,7 @@ def apply_checked(s: HandState, move: Move) -> list[Event]:
             return events
         drawn = _draw_cards(s, seat, rules.draw_count, events)
         events.append(event(DREW, seat, amount=drawn))
-        s.phase = PLAY_PHASE
-        s.staging_closed = False
+        _enter_play(s)
         _end_if_stranded(s, events)
         return events
     if action is STAGE:
@@ -403,8 +409,7 @@ def apply_checked(s: HandState, move: Move) -> list[Event]:
             if visible:
                 s.known[seat][KIND_OF[card]] += 1
     events.append(event(EventType.TOOK_PILE, seat, (top_card,), amount=len(taken) + 1))
-    s.phase = PLAY_PHASE
-    s.staging_closed = False
+    _enter_play(s)
     events += laid
     _lay_groups(s, seat, move.groups[1:], events)
     return events
