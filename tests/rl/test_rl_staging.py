@@ -11,7 +11,8 @@ import pytest
 from handfoot import cards as C
 from handfoot.engine import Action, Move, Phase, move_id, steps_of
 from handfoot.engine.moves import COMMIT_ID, STAGE_NEW_BASE
-from handfoot.rl import CANCEL, NUM_ACTIONS, HandFootEnv, IllegalAction, action_text
+from handfoot.rl import CANCEL, NUM_ACTIONS, OFFSETS, HandFootEnv, IllegalAction, action_text
+from handfoot.sim.trajectories import TrajectoryRecorder
 from helpers.play import openings_of
 
 
@@ -186,3 +187,30 @@ def test_render_ansi_shows_the_table() -> None:
     env.reset(seed=2)
     text = env.render()
     assert text is not None and "seat 1 to move" in text and "stock" in text and "holds:" in text
+
+
+def test_recorded_trajectories_show_the_staged_groups_as_the_environment_does() -> None:
+    """A decision recorded for training (``sim.trajectories``) has the observation the environment gives
+    the seat, the groups it has staged included (the encoder reads them from the seat's view)."""
+    env = HandFootEnv("kitchen-table", 4, illegal="raise")
+    for seed in range(50):
+        env.reset(seed=seed)
+        rng = random.Random(seed)
+        for _ in range(500):
+            state = env.game.state
+            seat = state.to_move
+            staging = [a for a in np.flatnonzero(env.action_mask(seat)) if a >= STAGE_NEW_BASE]
+            if state.phase is Phase.PLAY and staging and not env.game.finished:
+                env.step(int(staging[0]))
+                assert env.game.state.staged
+                recorder = TrajectoryRecorder(env.game.rules, 4, [seat])
+                recorder.decision(env.game, seat, env.game.seat_info(seat), env.legal_actions())
+                shown = env.observe(env.agent_selection)["observation"]
+                assert shown[OFFSETS["staged"]].sum() > 0
+                assert np.array_equal(recorder.trajectory.observation[0], shown)
+                return
+            legal = [a for a in np.flatnonzero(env.action_mask(seat)) if a < STAGE_NEW_BASE]
+            if env.game.finished or not legal:
+                break
+            env.step(int(legal[rng.randrange(len(legal))]))
+    pytest.fail("no position with staging found")

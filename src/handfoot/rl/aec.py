@@ -237,7 +237,7 @@ class HandFootEnv(AECEnv):  # type: ignore[misc]
             return None
         seat = self.game.state.to_move
         seen = view(self.game.state, seat)
-        return render_text(seen, list(self.game.totals), seen.staged)
+        return render_text(seen, list(self.game.totals))
 
     def close(self) -> None:
         """Nothing to release."""
@@ -269,7 +269,7 @@ class HandFootEnv(AECEnv):  # type: ignore[misc]
     def observation_vector(self, seat: int) -> npt.NDArray[np.float32]:
         """The observation vector of ``seat``, from its view only."""
         info = self.seat_info(seat)
-        return self.encoder.encode(info, self.game.totals, info.staged)
+        return self.encoder.encode(info, self.game.totals)
 
     def seat_info(self, seat: int) -> SeatInfo:
         """The engine's view of ``seat`` now (``SeatInfo``: what the seat may know; once per position)."""

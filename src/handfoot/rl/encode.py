@@ -2,7 +2,7 @@
 
 ``Encoder.encode`` reads nothing but its arguments: the seat's ``SeatInfo`` (the engine's view of a seat,
 the same knowledge as its ``View`` in the shapes it is kept in: own cards as counts, sizes, the table),
-the public game totals and the seat's own staged opening. It never sees a ``HandState``, so it cannot
+its staged opening among them, and the public game totals. It never sees a ``HandState``, so it cannot
 leak another hand, a Foot, the stock or the hidden part of the pile.
 """
 
@@ -114,14 +114,12 @@ class Encoder:
                 base[index] = 1
             self.static.append(base)
 
-    def encode(
-        self, info: SeatInfo, totals: Sequence[int], staged: Sequence[Group] = ()
-    ) -> npt.NDArray[np.float32]:
+    def encode(self, info: SeatInfo, totals: Sequence[int]) -> npt.NDArray[np.float32]:
         """The observation vector of ``info.seat`` (a seat, not a spectator) from its ``SeatInfo`` (the
-        engine's view of that seat), the game totals per side (public), and the groups it has staged this
-        turn for an opening (its own cards): a new array."""
+        engine's view of that seat, with the groups it has staged this turn for an opening: its own cards)
+        and the game totals per side (public): a new array."""
         out = np.empty(SIZE, dtype=np.float32)
-        self.encode_into(out, info, totals, staged)
+        self.encode_into(out, info, totals)
         return out
 
     def encode_into(
@@ -129,7 +127,6 @@ class Encoder:
         out: npt.NDArray[np.float32],
         info: SeatInfo,
         totals: Sequence[int],
-        staged: Sequence[Group] = (),
     ) -> None:
         """``encode`` written into ``out`` (a C-contiguous float32 array of ``SIZE``, such as one row of a
         batch), every entry overwritten; no array is allocated. Raises ValueError for a seat that is not
@@ -146,8 +143,8 @@ class Encoder:
             if count:
                 obs[at] = count
             at += 1
-        if staged:
-            self._encode_staged(obs, staged)
+        if info.staged:
+            self._encode_staged(obs, info.staged)
         if info.foot:
             for card in info.foot:
                 obs[_FOOT + KIND_OF[card]] += 1

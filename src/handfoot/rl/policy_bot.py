@@ -52,7 +52,7 @@ class PolicyBot(Bot):
         """The policy's move for ``info.seat``: one of ``legal`` (the engine's legal ids as moves)."""
         ids = list(legal.ids) if isinstance(legal, LegalMoves) else [move_id(move) for move in legal]
         totals = [0] * Seating(info.rules, info.players).num_sides
-        obs = self._encoder(info).encode(info, totals, info.staged)
+        obs = self._encoder(info).encode(info, totals)
         mask = np.zeros(NUM_ACTIONS, dtype=np.int8)
         mask[ids] = 1
         action = int(np.asarray(self.policy(obs, mask)).reshape(-1)[0])

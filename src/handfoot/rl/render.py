@@ -5,13 +5,13 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from handfoot import cards as C
-from handfoot.engine import Group, View
+from handfoot.engine import View
 
 
-def render_text(v: View, totals: Sequence[int], staged: Sequence[Group] = ()) -> str:
+def render_text(v: View, totals: Sequence[int]) -> str:
     """Several lines: the hand's number (from 0, as the observation's ``hand_index`` and the records
     count) and the totals, every seat's counts, the melds, the pile and stock, then the viewing seat's own
-    cards (and any groups it has staged)."""
+    cards (and any groups it has staged: ``v.staged``)."""
     lines = [
         f"{v.rules.name}, hand {v.hand_index}, phase {v.phase.name.lower()}, "
         f"seat {v.to_move} to move (turn of seat {v.turn_seat}); totals {list(totals)}"
@@ -32,6 +32,6 @@ def render_text(v: View, totals: Sequence[int], staged: Sequence[Group] = ()) ->
     top = C.CODE_OF[v.pile_top] if v.pile_top >= 0 else "empty"
     lines.append(f"  pile: {top} ({v.pile_size} cards), stock: {v.stock_size} cards")
     lines.append(f"  seat {v.seat} holds: {' '.join(C.codes(v.hand)) or '-'}")
-    if staged:
-        lines.append("  staged: " + " | ".join(" ".join(C.codes(g.cards)) for g in staged))
+    if v.staged:
+        lines.append("  staged: " + " | ".join(" ".join(C.codes(g.cards)) for g in v.staged))
     return "\n".join(lines)

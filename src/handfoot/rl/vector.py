@@ -192,7 +192,7 @@ class BatchEnv:
         seat = game.state.to_move
         self.seats[i] = seat
         info = seat_info(game.state, seat)
-        self.encoder.encode_into(self.observations[i], info, game.totals, info.staged)
+        self.encoder.encode_into(self.observations[i], info, game.totals)
         mask = self._masks[i]
         for action in self._legal[i]:
             mask[action] = 0
