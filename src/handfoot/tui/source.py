@@ -204,7 +204,8 @@ class LocalTable(TableSource):
             return None
         legal = legal_for(game.state, game.legal_ids())
         budget = Budget(iterations=None, seconds=self.hint_seconds) if self.hint_seconds > 0 else None
-        suggestion = trainer_hint(seat_view(game.state, self.seat), legal, budget, seed=self.version)
+        # the seat's reading with its public bounds, as `handfoot hint` and the server give the hint bot
+        suggestion = trainer_hint(game.seat_info(self.seat), legal, budget, seed=self.version)
         return suggestion.text, suggestion.reason
 
     def close(self) -> None:
