@@ -34,7 +34,6 @@ STEP_IDS = frozenset(
     for mid, d in enumerate(DECODED)
     if d is not None and d.action in (Action.STAGE, Action.COMMIT, Action.CANCEL)
 )
-STAGE_IDS = frozenset(mid for mid, d in enumerate(DECODED) if d is not None and d.action is Action.STAGE)
 
 
 def offers_staging(ids: Sequence[int]) -> bool:

@@ -220,14 +220,6 @@ class HandState:
             return False
         return len(self.pile) - 1 >= (need or self.rules.draw_count)
 
-    def staged_counts(self) -> list[int]:
-        """The staged cards by card id (all the player to move's: staging is cleared when a turn ends)."""
-        counts = [0] * C.NUM_CARD_IDS
-        for group in self.staged:
-            for card in group.cards:
-                counts[card] += 1
-        return counts
-
     def unstaged_cards(self, seat: int) -> list[int]:
         """``seat``'s cards by card id, minus the staged ones (the cards it may still stage or play)."""
         held = self.hand_cards[seat]

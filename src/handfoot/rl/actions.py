@@ -18,12 +18,6 @@ CANCEL = CANCEL_ID
 NUM_ACTIONS = NUM_MOVE_IDS
 
 
-def is_pickup(action: int) -> bool:
-    """True for the ids of a pickup."""
-    decoded = DECODED[action] if 0 <= action < NUM_MOVE_IDS else None
-    return decoded is not None and decoded.action is Action.PICKUP
-
-
 def action_text(action: int) -> str:
     """A short name for an action: the move it stands for by kinds (``meld K: K K JK``), ``commit``,
     ``cancel``, ``draw the pile's top card`` (the split draw)."""

@@ -226,7 +226,7 @@ class HandFootEnv(AECEnv):  # type: ignore[misc]
             chosen = int(legal_now[self._rng.randrange(len(legal_now))])
         self._cumulative_rewards[agent] = 0.0
         self._clear_rewards()
-        self._play_action(seat, chosen)
+        self.game.apply_id(chosen)
         self.infos[agent] = info
         self._after_move()
 
@@ -294,9 +294,6 @@ class HandFootEnv(AECEnv):  # type: ignore[misc]
         return self._legal
 
     # --- playing
-    def _play_action(self, seat: int, action: int) -> None:
-        self.game.apply_id(action)
-
     def play_move(self, move: Move) -> None:
         """Play an engine ``Move`` (atomic or compound, e.g. a bot's choice) for the seat to move, with the
         same rewards and episode ends as ``step``. Raises ``IllegalMove`` and changes nothing if illegal."""

@@ -99,9 +99,3 @@ def mean_interval(values: Sequence[float]) -> tuple[float, float]:
     spread = math.sqrt(sum((v - centre) ** 2 for v in values) / (n - 1))
     half = t_quantile_975(n - 1) * spread / math.sqrt(n)
     return (centre - half, centre + half)
-
-
-def mean_with_interval(values: Sequence[float]) -> dict[str, float | int | list[float]]:
-    """``{"mean": m, "ci95": [low, high], "n": count}`` for ``values`` (``mean_interval``)."""
-    low, high = mean_interval(values)
-    return {"mean": mean(values), "ci95": [low, high], "n": len(values)}

@@ -32,7 +32,7 @@ from handfoot.protocol.offers import Offer, offers_from_texts, seat_offers
 from handfoot.protocol.process import BotFailure
 from handfoot.rules.options import RuleSet
 from handfoot.server.wire.protocol import event_json, view_json
-from handfoot.sim.seats import SeatPlayer, make_seat
+from handfoot.sim.seats import DEFAULT_MOVE_TIME, SeatPlayer, make_seat
 
 SEAT_NAMES = ("You", "West", "North", "East", "South", "Northwest", "Northeast", "Southwest")
 
@@ -95,7 +95,7 @@ class LocalTable(TableSource):
         seed: int = 0,
         seat: int = 0,
         hint_seconds: float = 0.4,
-        move_time: float = 5.0,
+        move_time: float = DEFAULT_MOVE_TIME,
     ) -> None:
         self.game = Game(rules, players, seed, dealer=seed % players)
         self.seat = seat
@@ -112,7 +112,7 @@ class LocalTable(TableSource):
         self.names[seat] = "You"
         for other, spec in zip(others, specs, strict=True):
             self.players[other] = make_seat(spec, move_time, quiet=True)
-            self.names[other] = f"{SEAT_NAMES[(other - seat) % players] if other != seat else 'You'} ({spec})"
+            self.names[other] = f"{SEAT_NAMES[(other - seat) % players]} ({spec})"
         self.history: list[dict[str, Any]] = []
         self.notes: list[str] = []
         self.version = 0

@@ -19,7 +19,7 @@ from handfoot.server.http.lobby import validation_text
 from handfoot.server.store.storage import StorageError
 from handfoot.server.wire.answers import ErrorAnswer
 from handfoot.server.wire.jsonout import SafeJSONResponse
-from handfoot.server.wire.protocol import UNAVAILABLE
+from handfoot.server.wire.protocol import NO_DATABASE, UNAVAILABLE
 
 log = logging.getLogger("handfoot.server")
 
@@ -44,11 +44,7 @@ async def _api_error(_request: Request, exc: Exception) -> Response:
 
 async def _storage(_request: Request, exc: Exception) -> Response:
     log.warning("a request failed on the database: %s", exc)
-    return error_answer(
-        503,
-        UNAVAILABLE,
-        "the server could not reach its database; nothing was changed. Try again in a moment.",
-    )
+    return error_answer(503, UNAVAILABLE, NO_DATABASE)
 
 
 async def _invalid(_request: Request, exc: Exception) -> Response:

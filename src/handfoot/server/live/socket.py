@@ -38,6 +38,7 @@ from handfoot.server.tables.table import (
 )
 from handfoot.server.wire.jsonout import json_text
 from handfoot.server.wire.protocol import (
+    NO_DATABASE,
     PROTOCOL_VERSION,
     UNAVAILABLE,
     UNREADABLE,
@@ -65,7 +66,6 @@ CLOSE_NO_TABLE = 4404  # no such table, or a private one opened without one of i
 CLOSE_UNREADABLE = 4409  # a stored table that cannot be opened
 CLOSE_TOO_MANY = 4429  # over a per-address limit (sockets, or wrong keys tried)
 CLOSE_UNAVAILABLE = 4503  # the database did not answer
-NO_DATABASE = "the server could not reach its database; nothing was changed. Try again in a moment."
 
 REVOKED = "the host gave this seat a new invitation: the link this page was opened with opens nothing now"
 # Each open connection's outbox, so a connection can be closed from elsewhere (a revoked invitation).
@@ -92,7 +92,7 @@ async def _receive(websocket: WebSocket) -> str | bytes | None:
     return bytes(data) if data is not None else b""
 
 
-async def _hello(websocket: WebSocket, live: LiveTable) -> Hello | None:
+async def _hello(websocket: WebSocket) -> Hello | None:
     """Wait for a valid hello; close the socket and return None if it does not come."""
     try:
         raw = await asyncio.wait_for(_receive(websocket), HELLO_TIMEOUT)
@@ -171,7 +171,7 @@ async def _serve(websocket: WebSocket, table_id: str, server: Server, client: st
         limits.wrong_key(client)
         await _close_with(websocket, CLOSE_NO_TABLE, "no_table", f"there is no table {table_id!r}")
         return
-    hello = await _hello(websocket, live)
+    hello = await _hello(websocket)
     if hello is None:
         return
     if not limits.may_guess(client):

@@ -480,7 +480,7 @@ class Storage:
 
 
 # The methods ``Storage.run`` sends to the readers' threads (every other one writes).
-READS = frozenset({"load", "versions", "moves_since", "_move_exists"})
+READS = frozenset({"load", "versions", "moves_since"})
 
 
 def _as_storage_error(method: Callable[P, R], *args: P.args, **kwargs: P.kwargs) -> R:

@@ -28,10 +28,10 @@ MAX_MESSAGE_CHARS = 8192
 MAX_MOVE_CHARS = 600
 MAX_DIGITS = 4300  # Python's own limit on turning digits into an int (sys.get_int_max_str_digits)
 MESSAGE_TYPES = ("hello", "move", "sync", "ping", "hint", "host", "ready")
-HOST_ACTIONS = ("bot", "person", "rename", "end", "invite", "start", "pace")
 # Error codes shared by the HTTP answers and the WebSocket's ``error`` messages and close reasons.
 UNREADABLE = "unreadable_table"  # a stored table that cannot be opened (409)
 UNAVAILABLE = "unavailable"  # the database did not take or answer a request (503)
+NO_DATABASE = "the server could not reach its database; nothing was changed. Try again in a moment."
 
 
 class ProtocolError(ValueError):
