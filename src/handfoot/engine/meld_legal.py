@@ -28,7 +28,7 @@ from handfoot.engine.melding import (
     plan_groups,
     resolve,
 )
-from handfoot.engine.moves import ADD_BASE, NEW_BASE, TRIPLE_COMBOS
+from handfoot.engine.moves import ADD_BASE, NEW_BASE, RANK_TRIPLES, SINGLES, WILD_TRIPLES
 from handfoot.engine.state import HandState
 from handfoot.rules.cache import RulesCache
 from handfoot.rules.options import BlackThreeBooks, OpeningWaiver, RuleSet
@@ -41,11 +41,6 @@ NO_WAIVER: Final = OpeningWaiver.NONE
 NO_THREE_BOOKS: Final = BlackThreeBooks.NONE  # bound once: cheaper than the enum's attribute on Python 3.11
 NATURAL_RANKS: Final = C.NATURAL_KINDS
 
-# (naturals, jokers, deuces, id offset) of the groups a rank may lay: three cards (with one natural at
-# least, or wilds only for the wild rank), or one card onto a meld already down
-_RANK_TRIPLES: Final = tuple((n, j, d, i) for i, (n, j, d) in enumerate(TRIPLE_COMBOS) if n)
-_WILD_TRIPLES: Final = tuple((n, j, d, i) for i, (n, j, d) in enumerate(TRIPLE_COMBOS) if not n)
-_SINGLES: Final = ((1, 0, 0, 0), (0, 1, 0, 1), (0, 0, 1, 2))
 
 # What a rank's ids depend on beyond the position's context: the rank, how many of it the seat holds (up to
 # three), the size of the owner's meld of it (-1: none) and the wilds in that meld, packed in one int by
@@ -259,7 +254,7 @@ def _rank_ids(
     exists = index >= 0
     if not exists:
         meld_size = meld_wilds = 0
-    triples = _WILD_TRIPLES if rank == WILD_RANK else _RANK_TRIPLES
+    triples = WILD_TRIPLES if rank == WILD_RANK else RANK_TRIPLES
     tries: list[tuple[int, int, int, int]] = [
         (n, j, d, NEW_BASE + rank * 8 + i)
         for n, j, d, i in triples
@@ -268,7 +263,7 @@ def _rank_ids(
     if exists:
         tries.extend(
             (n, j, d, ADD_BASE + rank * 3 + t)
-            for n, j, d, t in _SINGLES
+            for n, j, d, t in SINGLES
             if n <= have and j <= jokers and d <= deuces and not (n and rank == WILD_RANK)
         )
     out: list[int] = []

@@ -122,6 +122,12 @@ TRIPLE_COMBOS: Final[tuple[tuple[int, int, int], ...]] = (
     (0, 1, 2),
     (0, 0, 3),
 )
+# (naturals, jokers, deuces, combo index) of the three-card groups of a natural rank (one natural at least)
+# and of the wild rank (wilds only), and (naturals, jokers, deuces, card type) of the one-card groups added
+# to a meld: what a rank's meld and stage ids are made of.
+RANK_TRIPLES: Final = tuple((n, j, d, i) for i, (n, j, d) in enumerate(TRIPLE_COMBOS) if n)
+WILD_TRIPLES: Final = tuple((n, j, d, i) for i, (n, j, d) in enumerate(TRIPLE_COMBOS) if not n)
+SINGLES: Final = ((1, 0, 0, 0), (0, 1, 0, 1), (0, 0, 1, 2))
 _COMBO_INDEX = {combo: i for i, combo in enumerate(TRIPLE_COMBOS)}
 # Ranks a meld group may name: the natural ranks, black 3 and the wild pseudo-rank.
 _GROUP_RANKS: Final = frozenset((*C.MELD_RANKS, C.WILD_RANK))

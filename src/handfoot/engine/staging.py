@@ -29,9 +29,11 @@ from handfoot.engine.errors import Refusal
 from handfoot.engine.moves import (
     ADD_BASE,
     NEW_BASE,
+    RANK_TRIPLES,
+    SINGLES,
     STAGE_OFFSET_ADD,
     STAGE_OFFSET_NEW,
-    TRIPLE_COMBOS,
+    WILD_TRIPLES,
     Action,
     Move,
     merge_groups,
@@ -52,12 +54,6 @@ TURN_SCOPE: Final = OpeningScope.TURN
 NO_WAIVER: Final = OpeningWaiver.NONE
 # What staging is open for (``staging_mode``).
 NONE, OPENING, PICKUP, BLACK_THREES = 0, 1, 2, 3
-
-# (naturals, jokers, deuces, stage id) of the three-card groups of a natural rank and of the wild rank,
-# and (naturals, jokers, deuces, card type) of the one-card groups.
-_RANK_TRIPLES: Final = tuple((n, j, d, i) for i, (n, j, d) in enumerate(TRIPLE_COMBOS) if n)
-_WILD_TRIPLES: Final = tuple((n, j, d, i) for i, (n, j, d) in enumerate(TRIPLE_COMBOS) if not n)
-_SINGLES: Final = ((1, 0, 0, 0), (0, 1, 0, 1), (0, 0, 1, 2))
 
 
 def staging_mode(s: HandState, seat: int) -> int:
@@ -162,13 +158,13 @@ def stage_ids(s: HandState, seat: int, mode: int) -> list[int]:
     for rank in ranks:
         have = kinds[rank] if rank != WILD_RANK else 0
         if rank in staged or rank == top:
-            for n, j, d, card_type in _SINGLES:
+            for n, j, d, card_type in SINGLES:
                 if n <= have and j <= jokers and d <= deuces:
                     if (n and rank == WILD_RANK) or ((j or d) and rank == BLACK_THREE):
                         continue
                     out.append(ADD_BASE + STAGE_OFFSET_ADD + rank * 3 + card_type)
             continue
-        triples = _WILD_TRIPLES if rank == WILD_RANK else _RANK_TRIPLES
+        triples = WILD_TRIPLES if rank == WILD_RANK else RANK_TRIPLES
         for n, j, d, index in triples:
             if n <= have and j <= jokers and d <= deuces and not ((j or d) and rank == BLACK_THREE):
                 out.append(NEW_BASE + STAGE_OFFSET_NEW + rank * 8 + index)
