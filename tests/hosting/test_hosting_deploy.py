@@ -546,10 +546,9 @@ def test_the_hosting_page_lists_every_setting() -> None:
 def test_the_deploy_files_cap_files_connections_and_headers() -> None:
     """The unit allows the files the server's connection cap needs; both proxies cap a request's headers
     and the time to send them, nginx the connections of one address too (each as docs/hosting.md says)."""
-    from handfoot.server.limits import MAX_CONNECTIONS, MAX_HEAD_BYTES
+    from handfoot.server.limits import MAX_HEAD_BYTES
     from handfoot.server.settings import DEFAULT_MAX_CONNECTIONS
 
-    assert DEFAULT_MAX_CONNECTIONS == MAX_CONNECTIONS
     files = int(unit_value("handfoot.service", "LimitNOFILE"))
     assert files >= 2 * DEFAULT_MAX_CONNECTIONS  # room for the database, logs and refused connections
     nginx = (DEPLOY / "nginx-handfoot.conf").read_text()

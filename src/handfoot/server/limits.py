@@ -56,7 +56,6 @@ MAX_CLIENTS_TRACKED = 10_000  # clients remembered per limiter; the idlest are f
 
 MAX_SOCKETS_PER_ADDRESS = 32  # WebSockets open from one address at once
 MAX_CONNECTIONS_PER_ADDRESS = 64  # TCP connections from one address (not a trusted proxy's) at once
-MAX_CONNECTIONS = 4096  # connections in all; past it uvicorn answers 503 (LimitNOFILE allows 8192 files)
 MAX_BOT_TABLES_PER_ADDRESS = 4  # tables of bots alone playing at once, created from one address
 MAX_BOT_TABLES = 16  # tables of bots alone playing at once, over every address
 

@@ -59,7 +59,8 @@ DEFAULT_AWAY_SECONDS = 60.0
 MAX_READ_SECONDS = 600
 DEFAULT_RATE_LIMIT = 1.0
 DEFAULT_IDLE_SECONDS = 600.0
-DEFAULT_MAX_CONNECTIONS = 4096  # limits.MAX_CONNECTIONS; deploy/handfoot.service allows 8192 files
+# connections in all; past it uvicorn answers 503 (deploy/handfoot.service allows 8192 files)
+DEFAULT_MAX_CONNECTIONS = 4096
 _YES, _NO = ("1", "true", "yes", "on"), ("", "0", "false", "no", "off")
 POLICY_NAME = re.compile(r"^[a-z0-9][a-z0-9_-]{0,31}$")
 _POLICY_ALLOWED = (

@@ -28,7 +28,6 @@ from uvicorn.protocols.http.h11_impl import H11Protocol
 from handfoot.server.limits import (
     HEAD_SECONDS,
     KEEP_ALIVE_SECONDS,
-    MAX_CONNECTIONS,
     MAX_CONNECTIONS_PER_ADDRESS,
     MAX_FRAME_BYTES,
     MAX_HEAD_BYTES,
@@ -36,6 +35,7 @@ from handfoot.server.limits import (
     RATE_LIMITED,
     SHUTDOWN_SECONDS,
 )
+from handfoot.server.settings import DEFAULT_MAX_CONNECTIONS
 from handfoot.server.wire.jsonout import json_text
 
 log = logging.getLogger("handfoot.server")
@@ -131,7 +131,9 @@ def guarded_h11(guard: ConnectionGuard) -> type[H11Protocol]:
     return GuardedH11Protocol
 
 
-def uvicorn_options(max_connections: int = MAX_CONNECTIONS, access_log: bool = False) -> dict[str, Any]:
+def uvicorn_options(
+    max_connections: int = DEFAULT_MAX_CONNECTIONS, access_log: bool = False
+) -> dict[str, Any]:
     """The web server's limits: the largest WebSocket frame, keep-alive pings, how long a graceful stop
     waits for connections (a client that stops reading would otherwise hold it forever), the HTTP
     protocol (h11, with a cap on each request's head, ``HEAD_SECONDS`` for the first one and

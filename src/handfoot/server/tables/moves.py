@@ -28,7 +28,7 @@ import logging
 from dataclasses import dataclass
 from typing import Any
 
-from handfoot.engine import Event, Game, IllegalMove, MoveSyntaxError, parse_move
+from handfoot.engine import Game, IllegalMove, MoveSyntaxError, parse_move
 from handfoot.record import NOTATION_RULE
 from handfoot.server.store.snapshots import snapshot_of
 from handfoot.server.store.storage import MoveConflict, StorageError, StorageUnavailable
@@ -48,15 +48,9 @@ SERVER_RULE = "server"
 WAITING_RULE = "waiting"  # the first hand waits for the invited people (said by ``ws``, before the pipeline)
 
 
-@dataclass(frozen=True)
-class Accepted:
-    """A move played and stored: by ``seat``, in canonical notation, making the table ``version``."""
-
-    seat: int
-    version: int
-    move: str
-    events: tuple[Event, ...]
-    entry: dict[str, Any]  # the move's public history entry (``last`` of the next state)
+# A move played and stored: what it was (``step.Moved``: the seat, the canonical notation, the table's new
+# version, its events and public history entry), now the table's.
+Accepted = Moved
 
 
 @dataclass(frozen=True)
@@ -77,9 +71,13 @@ class Played:
 
     moved: Moved
     text: str  # as the sender wrote it
-    finished: bool
     snapshot: dict[str, Any] | None
     game: Game
+
+    @property
+    def finished(self) -> bool:
+        """The move ended the game."""
+        return self.game.finished
 
     @property
     def seat(self) -> int:
@@ -164,14 +162,13 @@ def check_and_play(
     except Exception:
         log.exception("table %s: move %r played but cannot be recorded", live.id, moved.move)
         return refuse(SERVER_RULE, UNSTORED)
-    return Played(moved, text, fork.finished, snapshot, fork)
+    return Played(moved, text, snapshot, fork)
 
 
 def commit(live: LiveTable, played: Played) -> Accepted:
     """Make a stored move the table's: its game becomes the copy the move was played on."""
     advance(live, played.game, played.moved)
-    moved = played.moved
-    return Accepted(moved.seat, moved.version, moved.move, moved.events, moved.entry)
+    return played.moved
 
 
 def _write(service: TableService, live: LiveTable, played: Played) -> None:
