@@ -31,6 +31,7 @@ import typer
 from handfoot.decode import DecodeError, read_text
 from handfoot.rules import PRESET_NAMES, RuleError, RuleSet, load_rules
 from handfoot.rules.load import RULE_FILE, labelled, read_rule_file, rule_table
+from handfoot.wording import alternatives
 
 EXIT_OK = 0
 EXIT_REFUSED = 1
@@ -69,6 +70,18 @@ def rules_or_fail(source: str) -> RuleSet:
     the option, the bad value and what is allowed, after the file's name when the error is in a file.
     """
     return rules_and_table_or_fail(source)[0]
+
+
+def players_or_fail(rule_sets: RuleSet | tuple[RuleSet, ...], players: int | None) -> int:
+    """``players``, or the first rule set's default when None: a count every one of ``rule_sets`` is
+    played by, else ``fail`` (EXIT_REFUSED) naming the counts allowed."""
+    sets = rule_sets if isinstance(rule_sets, tuple) else (rule_sets,)
+    count = sets[0].default_players if players is None else players
+    for rule_set in sets:
+        if count not in rule_set.players_allowed:
+            allowed = alternatives(rule_set.players_allowed)
+            fail(f"{rule_set.name} is played by {allowed} players, not {count}", EXIT_REFUSED)
+    return count
 
 
 def rules_and_table_or_fail(source: str) -> tuple[RuleSet, dict[str, Any] | None]:

@@ -22,7 +22,7 @@ import typer
 from rich.console import Console
 from rich.table import Table
 
-from handfoot.commands import EXIT_REFUSED, fail, json_errors, rules_or_fail
+from handfoot.commands import fail, json_errors, players_or_fail, rules_or_fail
 from handfoot.commands.simulate_cmd import (
     GamesOpt,
     HandsOpt,
@@ -44,7 +44,7 @@ from handfoot.sim.compare import comparison_json, same_sides
 from handfoot.sim.outputs import GameFiles, check_folder
 from handfoot.sim.tournament import DEFAULT_MAX_MOVES, Summary, TournamentConfig, check_config, parse_seats
 from handfoot.sim.tournament import run_tournament as run
-from handfoot.wording import alternatives, plural
+from handfoot.wording import plural
 
 
 def register(app: typer.Typer) -> None:
@@ -86,11 +86,7 @@ def compare_command(
     if rules_a == "-" and rules_b == "-":
         fail("RULES_A and RULES_B cannot both be read from standard input")
     first, second = rules_or_fail(rules_a), rules_or_fail(rules_b)
-    count = first.default_players if players is None else players
-    for rule_set in (first, second):
-        if count not in rule_set.players_allowed:
-            allowed = alternatives(rule_set.players_allowed)
-            fail(f"{rule_set.name} is played by {allowed} players, not {count}", EXIT_REFUSED)
+    count = players_or_fail((first, second), players)
     try:
         seat_specs = parse_seats(seats, count)
         configs = [

@@ -19,7 +19,7 @@ import typer
 from rich.console import Console
 from rich.table import Table
 
-from handfoot.commands import EXIT_REFUSED, fail, json_errors, rules_or_fail
+from handfoot.commands import fail, json_errors, players_or_fail, rules_or_fail
 from handfoot.commands.simulate_cmd import (
     HandsOpt,
     JsonOpt,
@@ -36,7 +36,7 @@ from handfoot.commands.simulate_cmd import (
 )
 from handfoot.sim.league import LeagueConfig, entrant_names, matchups, run_league
 from handfoot.sim.tournament import DEFAULT_MAX_MOVES, parse_seats
-from handfoot.wording import alternatives, plural
+from handfoot.wording import plural
 
 
 def register(app: typer.Typer) -> None:
@@ -73,10 +73,7 @@ def league_command(
     except ImportError:
         fail("league needs openskill: pip install 'handfoot[sim]'")
     rule_set = rules_or_fail(rules)
-    count = rule_set.default_players if players is None else players
-    if count not in rule_set.players_allowed:
-        allowed = alternatives(rule_set.players_allowed)
-        fail(f"{rule_set.name} is played by {allowed} players, not {count}", EXIT_REFUSED)
+    count = players_or_fail(rule_set, players)
     if workers < 0:
         fail("--workers must be 0 (one per core) or more")
     try:

@@ -17,10 +17,9 @@ from typing import Annotated
 
 import typer
 
-from handfoot.commands import EXIT_REFUSED, fail, rules_or_fail
+from handfoot.commands import EXIT_REFUSED, fail, players_or_fail, rules_or_fail
 from handfoot.protocol.link import LinkError, parse_seat_link
 from handfoot.sim.seats import check_seat, split_seats
-from handfoot.wording import alternatives
 
 
 def register(app: typer.Typer) -> None:
@@ -70,12 +69,7 @@ def play_command(
         source.wait_state()
     else:
         rule_set = rules_or_fail(rules)
-        count = rule_set.default_players if players is None else players
-        if count not in rule_set.players_allowed:
-            fail(
-                f"{rule_set.name} is played by {alternatives(rule_set.players_allowed)} players, not {count}",
-                EXIT_REFUSED,
-            )
+        count = players_or_fail(rule_set, players)
         specs = split_seats(bots)
         try:
             for spec in specs:

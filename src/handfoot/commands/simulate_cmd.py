@@ -34,7 +34,7 @@ from rich.console import Console
 from rich.progress import BarColumn, Progress, TextColumn
 from rich.table import Table
 
-from handfoot.commands import EXIT_REFUSED, fail, json_errors, rules_or_fail
+from handfoot.commands import fail, json_errors, players_or_fail, rules_or_fail
 from handfoot.engine.state import Seating
 from handfoot.sim.cluster import ClusterError, scheduler_address
 from handfoot.sim.outputs import GameFiles, check_outputs
@@ -42,7 +42,7 @@ from handfoot.sim.progress import Snapshot
 from handfoot.sim.seats import DEFAULT_MOVE_TIME
 from handfoot.sim.tournament import DEFAULT_MAX_MOVES, Summary, TournamentConfig, check_config, parse_seats
 from handfoot.sim.tournament import run_tournament as run
-from handfoot.wording import alternatives, plural, show
+from handfoot.wording import plural, show
 
 
 def register(app: typer.Typer) -> None:
@@ -146,10 +146,7 @@ def simulate_command(
     """Play bots against each other and report who wins, by how much and how fast."""
     json_errors(json_output)
     rule_set = rules_or_fail(rules)
-    count = rule_set.default_players if players is None else players
-    if count not in rule_set.players_allowed:
-        allowed = alternatives(rule_set.players_allowed)
-        fail(f"{rule_set.name} is played by {allowed} players, not {count}", EXIT_REFUSED)
+    count = players_or_fail(rule_set, players)
     try:
         recorded = parse_seat_list(trajectory_seats, count) if trajectories is not None else ()
         config = TournamentConfig(
