@@ -92,11 +92,15 @@ def alternatives(items: Iterable[object], word: str = "or") -> str:
 _NUMBER_WORDS = ("no", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten")
 
 
+def number_word(count: int) -> str:
+    """``no``, ``one`` ... ``ten``; digits beyond."""
+    return _NUMBER_WORDS[count] if 0 <= count < len(_NUMBER_WORDS) else str(count)
+
+
 def spelled(count: int, word: str, words: str | None = None) -> str:
     """``one book``, ``two clean books``, ``no books``: the count in words up to ten (digits beyond), then
     the word, plural unless the count is one (``words`` for an irregular plural)."""
-    number = _NUMBER_WORDS[count] if 0 <= count < len(_NUMBER_WORDS) else str(count)
-    return f"{number} {word if count == 1 else (words or word + 's')}"
+    return f"{number_word(count)} {word if count == 1 else (words or word + 's')}"
 
 
 def sentence_list(items: Iterable[object]) -> str:

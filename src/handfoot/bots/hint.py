@@ -21,10 +21,9 @@ from handfoot.bots.plan import next_step, opening_plans, seat_state
 from handfoot.engine.moves import Action, Move, group_counts, move_id, move_text
 from handfoot.engine.views import SeatInfo, View
 from handfoot.rules.options import RedThrees
-from handfoot.wording import plural
+from handfoot.wording import number_word, plural, spelled
 
 DEFAULT_BUDGET = Budget(iterations=200, seconds=1.0)
-NUMBER_WORDS = ("no", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten")
 
 
 @dataclass(frozen=True)
@@ -41,7 +40,7 @@ class Hint:
 
 def _count(n: int, kind: int) -> str:
     """``two 9s``, ``one king``, ``three jokers``."""
-    word = NUMBER_WORDS[n] if n < len(NUMBER_WORDS) else str(n)
+    word = number_word(n)
     if n == 1:
         return f"{word} {C.KIND_WORDS[kind]}"
     plural = C.KIND_PLURALS[kind] if kind not in range(C.TEN, C.FOUR + 1) else C.RANK_LETTER[kind] + "s"
@@ -155,11 +154,7 @@ def _explain_meld(r: Reading, move: Move) -> str:
         values = rules.card_values
         points = sum(values[C.KIND_OF[c]] for g in move.groups for c in g.cards)
         wilds = sum(group_counts(g)[1] + group_counts(g)[2] for g in move.groups)
-        spent = (
-            f", spending {NUMBER_WORDS[wilds]} wild{'s' if wilds != 1 else ''}"
-            if wilds
-            else " without a wild"
-        )
+        spent = f", spending {spelled(wilds, 'wild')}" if wilds else " without a wild"
         return f"Open: {points} points meet your minimum of {minimum}{spent}"
     group = move.groups[0]
     naturals, jokers, deuces = group_counts(group)

@@ -39,7 +39,6 @@ from handfoot.commands.simulate_cmd import (
     stop_on_sigterm,
     stopped,
 )
-from handfoot.engine.state import Seating
 from handfoot.sim.compare import comparison_json, same_sides
 from handfoot.sim.outputs import GameFiles, check_folder
 from handfoot.sim.tournament import DEFAULT_MAX_MOVES, Summary, TournamentConfig, check_config, parse_seats
@@ -116,10 +115,9 @@ def compare_command(
                 games_out.mkdir(exist_ok=True)
             for name, config in zip("ab", configs, strict=True):
                 lines = None if games_out is None else games_out / f"{name}.jsonl"
-                sides = Seating(config.rules, config.players).side_seats
                 with (
                     progress_display(Console(stderr=True), unit, quiet) as report,
-                    GameFiles(config, sides, lines) as files,
+                    GameFiles(config, lines) as files,
                 ):
                     summaries.append(run(config, pool, report, None, files.write))
     except (KeyboardInterrupt, Terminated) as stop:

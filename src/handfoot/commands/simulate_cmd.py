@@ -35,7 +35,6 @@ from rich.progress import BarColumn, Progress, TextColumn
 from rich.table import Table
 
 from handfoot.commands import fail, json_errors, players_or_fail, rules_or_fail
-from handfoot.engine.state import Seating
 from handfoot.sim.cluster import ClusterError, scheduler_address
 from handfoot.sim.outputs import GameFiles, check_outputs
 from handfoot.sim.progress import Snapshot
@@ -181,12 +180,11 @@ def simulate_command(
         check_plot_path(plot)
     pool = workers or os.cpu_count() or 1
     unit = "hands" if hands else "games"
-    sides = Seating(rule_set, count).side_seats
     try:
         with (
             stop_on_sigterm(),
             progress_display(Console(stderr=True), unit, quiet) as report,
-            GameFiles(config, sides, games_out, records, trajectories) as files,
+            GameFiles(config, games_out, records, trajectories) as files,
         ):
             summary = run(config, pool, report, address, files.write)
     except ClusterError as err:

@@ -34,8 +34,8 @@ from handfoot.engine.scoring import score_tally
 from handfoot.engine.state import HandState, Phase
 from handfoot.engine.tally import hand_tallies
 from handfoot.engine.views import View, sample_world
+from handfoot.sim.stats import Z95
 
-Z95 = 1.959963984540054  # the normal distribution's two-sided 95% quantile
 ROLLOUT_MOVES = 400  # a play-out stops after this many moves (a hand is over long before, as a rule)
 
 

@@ -15,14 +15,7 @@ from handfoot.bots.heuristic import seating_of
 from handfoot.bots.hint import explain
 from handfoot.engine.moves import Action, Move, group_counts
 from handfoot.engine.views import View
-from handfoot.wording import plural
-
-NUMBER_WORDS = ("no", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten")
-
-
-def number(n: int) -> str:
-    """``two``; digits past ten."""
-    return NUMBER_WORDS[n] if 0 <= n < len(NUMBER_WORDS) else str(n)
+from handfoot.wording import number_word, plural, spelled
 
 
 def a_card(kind: int) -> str:
@@ -33,7 +26,7 @@ def a_card(kind: int) -> str:
 
 def count_of(n: int, kind: int) -> str:
     """``two kings``, ``one ace``."""
-    return f"{number(n)} {C.KIND_WORDS[kind] if n == 1 else C.KIND_PLURALS[kind]}"
+    return f"{number_word(n)} {C.KIND_WORDS[kind] if n == 1 else C.KIND_PLURALS[kind]}"
 
 
 def move_phrase(move: Move) -> str:
@@ -61,11 +54,11 @@ def move_phrase(move: Move) -> str:
             wilds = jokers + deuces
             rank = C.KIND_PLURALS[group.rank] if group.rank != C.WILD_RANK else "wilds"
             if not naturals:
-                parts.append(f"{number(wilds)} wild{'s' if wilds != 1 else ''} onto the {rank}")
+                parts.append(f"{spelled(wilds, 'wild')} onto the {rank}")
                 continue
-            text = f"{number(naturals)} {rank}"
+            text = f"{number_word(naturals)} {rank}"
             if wilds:
-                text += f" with {number(wilds)} wild{'s' if wilds != 1 else ''}"
+                text += f" with {spelled(wilds, 'wild')}"
             parts.append(text)
         return "melded " + " and ".join(parts)
     return str(move)
@@ -121,4 +114,4 @@ def describe(
     return f"{said}. The bot would have {move_phrase(bot)} ({_why(view, legal, bot)})."
 
 
-__all__ = ["a_card", "count_of", "describe", "move_phrase", "number"]
+__all__ = ["a_card", "count_of", "describe", "move_phrase"]

@@ -13,6 +13,7 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import IO, Any
 
+from handfoot.engine.state import Seating
 from handfoot.sim.tournament import GameOutcome, TournamentConfig
 
 
@@ -95,13 +96,12 @@ class GameFiles:
     def __init__(
         self,
         config: TournamentConfig,
-        sides: Sequence[Sequence[int]],
         games_out: Path | None = None,
         records: Path | None = None,
         trajectories: Path | None = None,
     ) -> None:
         self.config = config
-        self.sides = [tuple(seats) for seats in sides]
+        self.sides = [tuple(seats) for seats in Seating(config.rules, config.players).side_seats]
         self.records = records
         self.trajectories = trajectories
         self._lines: IO[str] | None = None
