@@ -18,7 +18,7 @@ the bot's move) gives the same move whenever the same position is asked about.
 from __future__ import annotations
 
 import random
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -385,9 +385,18 @@ def review_hand(
             if progress is not None:
                 progress(len(reviews), total)
         game.apply(step.move)
+    return hand_review(record, chosen, seat, settings, reviews)
+
+
+def hand_review(
+    record: Record, hand: int, seat: int, settings: ReviewSettings, reviews: Iterable[DecisionReview]
+) -> HandReview:
+    """The review of ``seat``'s decisions ``reviews`` in hand ``hand`` of ``record``: the costliest
+    first, ties in the order played (``review_hand``'s, and the server's, whose decisions are judged in
+    worker processes)."""
     ordered = sorted(reviews, key=lambda d: (-d.cost.mean, d.index, d.part))
     side = seating_of(record.rules, record.players).side_of[seat]
-    return HandReview(chosen, seat, side, settings, tuple(ordered))
+    return HandReview(hand, seat, side, settings, tuple(ordered))
 
 
 __all__ = [
@@ -407,6 +416,7 @@ __all__ = [
     "decision_points",
     "following_move",
     "hand_bounds",
+    "hand_review",
     "hand_steps",
     "judge",
     "last_finished_hand",

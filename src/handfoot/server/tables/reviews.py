@@ -32,8 +32,8 @@ from typing import Any
 from pydantic import BaseModel, ConfigDict, Field
 
 from handfoot.record import Record, parse_record
-from handfoot.review import DecisionPoint, HandReview, ReviewError, ReviewSettings, decision_points
-from handfoot.review.hand import hand_bounds, last_finished_hand, review_decision
+from handfoot.review import DecisionPoint, DecisionReview, ReviewError, ReviewSettings, decision_points
+from handfoot.review.hand import hand_bounds, hand_review, last_finished_hand, review_decision
 
 REVIEW_WORKERS = 1
 MAX_ACTIVE = 4
@@ -66,12 +66,12 @@ def _lowest_priority() -> None:
 
 def judge_task(
     record_json: dict[str, Any], hand: int, point: DecisionPoint, worlds: int, search_worlds: int, rounds: int
-) -> dict[str, Any]:
+) -> DecisionReview:
     """One decision's review, in a worker process: replay the record to just before the decision
-    ``point`` of hand ``hand`` and judge it (``handfoot.review.review_decision``); the decision's JSON."""
+    ``point`` of hand ``hand`` and judge it (``handfoot.review.review_decision``)."""
     record = parse_record(record_json)
     settings = ReviewSettings(worlds=worlds, search_worlds=search_worlds, rounds=rounds)
-    return review_decision(record, point, hand, settings).to_json()
+    return review_decision(record, point, hand, settings)
 
 
 def chosen_hand(record: Record, hand: int | None) -> int:
@@ -97,7 +97,7 @@ class ReviewJob:
     hand: int
     total: int = 0
     done: int = 0
-    decisions: list[dict[str, Any]] = field(default_factory=list)
+    decisions: list[DecisionReview] = field(default_factory=list)
     result: dict[str, Any] | None = None
     error: str | None = None
 
@@ -202,14 +202,7 @@ class ReviewService:
         except Exception as exc:  # a worker that died: say so rather than hang
             job.error = f"the review could not be worked out ({type(exc).__name__})"
             return
-        ordered = sorted(job.decisions, key=lambda d: (-d["cost"], d["index"], d["part"]))
-        side = record.new_game().state.seating.side_of[job.seat]
-        review = HandReview(job.hand, job.seat, side, settings)
-        out = review.to_json()
-        out["decisions"] = ordered
-        out["costly"] = sum(1 for d in ordered if d["costly"])
-        out["lost"] = round(sum(d["cost"] for d in ordered if d["costly"]), 1)
-        job.result = out
+        job.result = hand_review(record, job.hand, job.seat, settings, job.decisions).to_json()
 
     async def close(self) -> None:
         """Stop the reviews being worked out and the worker pool."""
