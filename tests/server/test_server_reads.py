@@ -5,6 +5,7 @@ game's replay steps are kept by game and step within a bound in bytes."""
 from __future__ import annotations
 
 import asyncio
+import json
 import re
 from collections.abc import Iterator
 from pathlib import Path
@@ -147,22 +148,30 @@ def test_replay_steps_are_kept_by_game_and_step_within_their_bound(tmp_path: Pat
     record = _finished_record(tmp_path)
     steps = len(replay_steps("g", record).steps)
     roomy = ReplayCache()
-    first = roomy.get("g", record, 5)
+    first = roomy.get("g", lambda: record, 5)
     assert first is not None and roomy.replayed == 1
     for step in range(steps):
-        assert roomy.get("g", record, step) is not None
-    assert roomy.get("g", record, LISTING) is not None and roomy.replayed == 1  # replayed once
-    assert roomy.get("g", record, steps) is None  # no such step
+        assert roomy.get("g", lambda: record, step) is not None
+    assert roomy.get("g", lambda: record, LISTING) is not None and roomy.replayed == 1  # replayed once
+    assert roomy.get("g", lambda: record, steps) is None  # no such step
+
+    def no_record() -> Record:
+        raise AssertionError("a kept game was built again to answer")
+
+    assert roomy.get("g", no_record, 3) == roomy.get("g", lambda: record, 3)  # kept: no record needed
+    assert roomy.get("g", no_record, LISTING).value == json.loads(roomy.get("g", no_record, LISTING).body)
     whole = roomy.size
     # A bound of half a game: never more than that kept; a forgotten step replays the game again.
     small = ReplayCache(max_bytes=whole // 2)
-    small.get("g", record, 0)
+    small.get("g", lambda: record, 0)
     assert small.size <= whole // 2 and small.replayed == 1
-    assert small.get("g", record, 0) is not None and small.replayed == 1  # the one asked for is kept
-    small.get("g", record, steps - 1)
-    small.get("g", record, 1)
+    assert small.get("g", lambda: record, 0) is not None and small.replayed == 1  # the one asked for is kept
+    small.get("g", lambda: record, steps - 1)
+    small.get("g", lambda: record, 1)
     assert small.size <= whole // 2 and small.replayed >= 2
-    assert small.get("g", record, 3) == roomy.get("g", record, 3)  # the same answer either way
+    assert small.get("g", lambda: record, 3) == roomy.get(
+        "g", lambda: record, 3
+    )  # the same answer either way
 
 
 def test_a_replay_step_answers_304_to_its_etag(base: str) -> None:

@@ -4,7 +4,6 @@ replay page (worked out and kept by ``tables.replay``)."""
 from __future__ import annotations
 
 import asyncio
-import json
 from typing import Annotated, cast
 
 from fastapi import APIRouter, Depends, Request
@@ -38,13 +37,13 @@ FinishedTable = Annotated[LiveTable, Depends(finished_table)]
 @router.get("/api/tables/{table_id}/replay", response_model=ReplayAnswer)
 async def replay_summary(live: FinishedTable, cache: Replays) -> SafeJSONResponse:
     """A finished game's steps: each move's seat, text, hand and public events."""
-    listing = await asyncio.to_thread(cache.get, live.id, live.record(), LISTING)
+    listing = await asyncio.to_thread(cache.get, live.id, live.record, LISTING)
     assert listing is not None  # a game always has its list of steps
     answer: ReplayAnswer = {
         "table": table_json(live),
         "rules": rules_mapping(live),
         "seating": cast(SeatingJson, seating_json(live.seating)),
-        "steps": json.loads(listing.body),
+        "steps": listing.value,
     }
     return SafeJSONResponse(answer)
 
@@ -55,11 +54,8 @@ async def replay_step(step: int, live: FinishedTable, cache: Replays, request: R
     ETag (``If-None-Match`` is answered 304: a finished game's steps never change). The record counts
     engine moves: a lay-down of several groups sent at once is one message and one table version, and
     several steps here, so a game has at least as many steps as versions."""
-    record = live.record()
-    last = len(record.moves)
-    found = None
-    if 0 <= step <= last:
-        found = await asyncio.to_thread(cache.get, live.id, record, step)
+    found = await asyncio.to_thread(cache.get, live.id, live.record, step) if step >= 0 else None
     if found is None:
+        last = len(live.record().moves)
         raise ApiError(404, "no_step", f"step {step} does not exist; allowed: 0 to {last}")
     return json_answer(request, found.body, found.etag, **{"Cache-Control": "private, no-cache"})

@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import threading
 from collections import OrderedDict
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
@@ -151,9 +152,10 @@ class ReplayCache:
                 self._entries.move_to_end(key)
             return found
 
-    def get(self, table_id: str, record: Record, step: int) -> Cached | None:
-        """Step ``step`` of a finished table as JSON text (``LISTING``: the list of its steps), replaying
-        the game if it is not kept; None if the game has no such step."""
+    def get(self, table_id: str, record: Callable[[], Record], step: int) -> Cached | None:
+        """Step ``step`` of a finished table as JSON text (``LISTING``: the list of its steps, also kept as
+        its value), replaying the game of ``record()`` if it is not kept (``record`` is called only
+        then); None if the game has no such step."""
         key = (table_id, step)
         while True:
             found = self._found(key)
@@ -166,8 +168,8 @@ class ReplayCache:
                     break
             waiting.wait()  # another thread replays this game: take its answer
         try:
-            made = replay_steps(table_id, record)
-            entries = {(table_id, LISTING): _cached(listing_json(made))}
+            made = replay_steps(table_id, record())
+            entries = {(table_id, LISTING): _cached(listing_json(made), keep_value=True)}
             count = len(made.steps)
             for index, one in enumerate(made.steps):
                 entries[(table_id, index)] = _cached(step_json(one, count))
@@ -186,15 +188,17 @@ class ReplayCache:
 
 @dataclass(frozen=True)
 class Cached:
-    """An answer kept: its JSON text and ETag."""
+    """An answer kept: its JSON text and ETag (and, for a game's list of steps, the list itself, which the
+    replay's summary answers inside a larger answer)."""
 
     body: bytes
     etag: str
+    value: Any = None
 
 
-def _cached(value: Any) -> Cached:
+def _cached(value: Any, keep_value: bool = False) -> Cached:
     body = json_text(value).encode("utf-8")
-    return Cached(body, etag_of(body))
+    return Cached(body, etag_of(body), value if keep_value else None)
 
 
 def listing_json(made: Replay) -> list[dict[str, Any]]:
