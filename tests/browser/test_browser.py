@@ -32,7 +32,7 @@ from handfoot.rules import load_rules
 from handfoot.server.settings import Settings
 from handfoot.server.store.storage import SeatRow, Storage, TableRow, now, token_hash
 from helpers.browser import CHROMIUM, SCREENSHOTS, needs_chromium, sit_down
-from helpers.server import running_server
+from helpers.server import running_server, store_game
 
 WILD = re.compile(r"^(JK|2[SHDC])$")
 
@@ -1050,16 +1050,9 @@ def test_family_last_turn_notice_and_went_out_mark(tmp_path: Path, browser: Brow
     marked "went out"."""
     seed, moves, out = moves_until_out("family")
     settings = Settings(data_dir=tmp_path, port=0, bot_delay=0.0)
-    settings.prepare()
-    storage = Storage(settings.db_url)
-    try:
-        seats = [SeatRow(0, "human", None, token_hash(BUSY_TOKEN), name="Kim")]
-        seats += [SeatRow(s, "bot", "medium") for s in (1, 2, 3)]
-        storage.create_table(TableRow("family-out", now(), "family", 4, seed, 3), seats)
-        for seq, (seat, move) in enumerate(moves):
-            storage.append_move("family-out", seq, seat, move)
-    finally:
-        storage.close()
+    seats = [SeatRow(0, "human", None, token_hash(BUSY_TOKEN), name="Kim")]
+    seats += [SeatRow(s, "bot", "medium") for s in (1, 2, 3)]
+    store_game(settings, TableRow("family-out", now(), "family", 4, seed, 3), seats, moves)
     with running_server(settings) as url:
         context = browser.new_context(viewport={"width": 1366, "height": 768})
         page = context.new_page()

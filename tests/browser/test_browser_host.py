@@ -16,7 +16,7 @@ from handfoot.server.settings import Settings
 from handfoot.server.store.storage import SeatRow, Storage, TableRow, now, token_hash
 from helpers.bots import moves_to_a_hand_end
 from helpers.browser import CHROMIUM, SCREENSHOTS, needs_chromium, sit_down
-from helpers.server import SeatClient, running_server
+from helpers.server import SeatClient, running_server, store_game
 
 pytestmark = needs_chromium
 
@@ -110,17 +110,9 @@ def test_the_game_waits_for_the_invitee_and_the_host_starts_with_bots(
 def test_the_hosts_wait_runs_out_and_the_next_hand_goes_on(tmp_path: Path, browser: Browser) -> None:
     seed, moves = moves_to_a_hand_end()
     settings = Settings(data_dir=tmp_path, port=0, bot_delay=0.0)
-    settings.prepare()
-    storage = Storage(settings.db_url)
-    try:
-        seats = [SeatRow(0, "human", None, token_hash(ANN), name="Pat"), SeatRow(1, "bot", "medium")]
-        storage.create_table(
-            TableRow("paced", now(), "kitchen-table", 2, seed, 1, host_hash=token_hash(HOST)), seats
-        )
-        for seq, (seat, move) in enumerate(moves[:-1]):
-            storage.append_move("paced", seq, seat, move)
-    finally:
-        storage.close()
+    seats = [SeatRow(0, "human", None, token_hash(ANN), name="Pat"), SeatRow(1, "bot", "medium")]
+    row = TableRow("paced", now(), "kitchen-table", 2, seed, 1, host_hash=token_hash(HOST))
+    store_game(settings, row, seats, moves[:-1])
     last = len(moves) - 1
     with running_server(settings) as url:
         pat = open_page(browser, url)

@@ -20,10 +20,10 @@ from test_browser import assert_no_serious_violations
 
 from handfoot.record import parse_record
 from handfoot.server.settings import Settings
-from handfoot.server.store.storage import SeatRow, Storage, TableRow, now, token_hash
+from handfoot.server.store.storage import SeatRow, TableRow, now, token_hash
 from handfoot.server.tables.reviews import WORLDS_ENV
 from helpers.browser import CHROMIUM, SCREENSHOTS, needs_chromium
-from helpers.server import SeatClient, running_server
+from helpers.server import SeatClient, running_server, store_game
 
 FIXTURE = Path(__file__).parent.parent / "fixtures" / "review" / "planted-wild-4.json"
 TABLE = "trainer-table"
@@ -47,17 +47,12 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[str, list
     """A server whose storage holds the planted hand's first ``STORED`` moves; its URL and the moves."""
     record = parse_record(json.loads(FIXTURE.read_text())["record"])
     settings = Settings(data_dir=tmp_path_factory.mktemp("trainer-data"), port=0, bot_delay=0.0)
-    settings.prepare()
-    storage = Storage(settings.db_url)
-    try:
-        storage.create_table(
-            TableRow(TABLE, now(), HOUSE, 4, record.seed, record.dealer, public=False),
-            [SeatRow(seat, "human", None, token_hash(TOKENS[seat]), f"P{seat}") for seat in range(4)],
-        )
-        for seq, text in enumerate(record.moves[:STORED]):
-            storage.append_move(TABLE, seq, -1, text)
-    finally:
-        storage.close()
+    store_game(
+        settings,
+        TableRow(TABLE, now(), HOUSE, 4, record.seed, record.dealer, public=False),
+        [SeatRow(seat, "human", None, token_hash(TOKENS[seat]), f"P{seat}") for seat in range(4)],
+        [(-1, text) for text in record.moves[:STORED]],
+    )
     with pytest.MonkeyPatch.context() as patch:
         patch.setenv(WORLDS_ENV, "4")
         with running_server(settings) as url:

@@ -377,21 +377,34 @@ def planted_game_moves() -> tuple[Record, list[str], Game]:
     return record, sent, game
 
 
-def store_planted_game(
-    settings: Settings, row_for: Callable[[Record], TableRow], seats: list[SeatRow]
-) -> list[str]:
-    """Store ``planted_game_moves``'s finished game as the table ``row_for(record)`` with ``seats``, in
-    ``settings``' database (prepared here), before a server is started on it; the moves sent."""
-    record, sent, _game = planted_game_moves()
+def store_game(
+    settings: Settings,
+    row: TableRow,
+    seats: Sequence[SeatRow],
+    moves: Sequence[tuple[int, str]] = (),
+    finished: bool = False,
+) -> None:
+    """Store the table ``row`` with ``seats`` and its ``moves`` (seat, text; the seat is -1 where it is
+    not known), in ``settings``' database (prepared here), before a server is started on it; with
+    ``finished``, the last move ended the game."""
     settings.prepare()
     storage = Storage(settings.db_url)
     try:
-        row = row_for(record)
-        storage.create_table(row, seats)
-        for seq, text in enumerate(sent):
-            storage.append_move(row.id, seq, seq % record.players, text, finished=seq == len(sent) - 1)
+        storage.create_table(row, list(seats))
+        for seq, (seat, text) in enumerate(moves):
+            storage.append_move(row.id, seq, seat, text, finished=finished and seq == len(moves) - 1)
     finally:
         storage.close()
+
+
+def store_planted_game(
+    settings: Settings, row_for: Callable[[Record], TableRow], seats: list[SeatRow]
+) -> list[str]:
+    """Store ``planted_game_moves``'s finished game as the table ``row_for(record)`` with ``seats``
+    (``store_game``); the moves sent."""
+    record, sent, _game = planted_game_moves()
+    moves = [(seq % record.players, text) for seq, text in enumerate(sent)]
+    store_game(settings, row_for(record), seats, moves, finished=True)
     return sent
 
 

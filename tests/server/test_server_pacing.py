@@ -11,9 +11,9 @@ from typing import Any
 import pytest
 
 from handfoot.server.settings import Settings
-from handfoot.server.store.storage import SeatRow, Storage, TableRow, now, token_hash
+from handfoot.server.store.storage import SeatRow, TableRow, now, token_hash
 from helpers.bots import moves_to_a_hand_end
-from helpers.server import SeatClient, running_server
+from helpers.server import SeatClient, running_server, store_game
 
 TOKEN = "seat-zero-token-of-the-pacing-table"
 
@@ -22,15 +22,8 @@ TOKEN = "seat-zero-token-of-the-pacing-table"
 def test_bots_wait_for_the_person_reading_the_score(tmp_path: Path, pace: bool) -> None:
     seed, moves = moves_to_a_hand_end()
     settings = Settings(data_dir=tmp_path, port=0, bot_delay=0.0)
-    settings.prepare()
-    storage = Storage(settings.db_url)
-    try:
-        seats = [SeatRow(0, "human", None, token_hash(TOKEN), name="Pat"), SeatRow(1, "bot", "medium")]
-        storage.create_table(TableRow("paced", now(), "kitchen-table", 2, seed, 1), seats)
-        for seq, (seat, move) in enumerate(moves[:-1]):
-            storage.append_move("paced", seq, seat, move)
-    finally:
-        storage.close()
+    seats = [SeatRow(0, "human", None, token_hash(TOKEN), name="Pat"), SeatRow(1, "bot", "medium")]
+    store_game(settings, TableRow("paced", now(), "kitchen-table", 2, seed, 1), seats, moves[:-1])
     with running_server(settings) as url:
         pat = SeatClient(url, "paced", TOKEN, pace=pace)
         last = len(moves) - 1
@@ -59,16 +52,9 @@ def test_the_host_s_wait_runs_out_and_the_bots_play_on(tmp_path: Path) -> None:
     that long only (the summary says who reads, and for how long), then the bots play on."""
     seed, moves = moves_to_a_hand_end()
     settings = Settings(data_dir=tmp_path, port=0, bot_delay=0.0)
-    settings.prepare()
-    storage = Storage(settings.db_url)
-    try:
-        seats = [SeatRow(0, "human", None, token_hash(TOKEN), name="Pat"), SeatRow(1, "bot", "medium")]
-        row = TableRow("short", now(), "kitchen-table", 2, seed, 1, host_hash=token_hash("the-host-key"))
-        storage.create_table(row, seats)
-        for seq, (seat, move) in enumerate(moves[:-1]):
-            storage.append_move("short", seq, seat, move)
-    finally:
-        storage.close()
+    seats = [SeatRow(0, "human", None, token_hash(TOKEN), name="Pat"), SeatRow(1, "bot", "medium")]
+    row = TableRow("short", now(), "kitchen-table", 2, seed, 1, host_hash=token_hash("the-host-key"))
+    store_game(settings, row, seats, moves[:-1])
     with running_server(settings) as url:
         pat = SeatClient(url, "short", TOKEN, pace=True, host="the-host-key")
         last = len(moves) - 1

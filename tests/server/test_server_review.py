@@ -17,9 +17,9 @@ import pytest
 
 from handfoot.record import parse_record, record_of, replay
 from handfoot.server.settings import Settings
-from handfoot.server.store.storage import SeatRow, Storage, TableRow, now, token_hash
+from handfoot.server.store.storage import SeatRow, TableRow, now, token_hash
 from handfoot.server.tables.reviews import WORLDS_ENV
-from helpers.server import running_server
+from helpers.server import running_server, store_game
 
 FIXTURE = Path(__file__).parent.parent / "fixtures" / "review" / "planted-wild-4.json"
 TABLE = "review-table"
@@ -34,26 +34,18 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[str, int,
     data = json.loads(FIXTURE.read_text())
     record = parse_record(data["record"])
     settings = Settings(data_dir=tmp_path_factory.mktemp("review-data"), port=0, bot_delay=0.0)
-    settings.prepare()
-    storage = Storage(settings.db_url)
-    try:
-        storage.create_table(
-            TableRow(
-                TABLE,
-                now(),
-                "kitchen-table",
-                4,
-                record.seed,
-                record.dealer,
-                public=False,
-                watch_hash=token_hash(WATCH),
-            ),
-            [SeatRow(seat, "human", None, token_hash(TOKENS[seat]), f"P{seat}") for seat in range(4)],
-        )
-        for seq, text in enumerate(record.moves):
-            storage.append_move(TABLE, seq, -1, text)
-    finally:
-        storage.close()
+    row = TableRow(
+        TABLE,
+        now(),
+        "kitchen-table",
+        4,
+        record.seed,
+        record.dealer,
+        public=False,
+        watch_hash=token_hash(WATCH),
+    )
+    seats = [SeatRow(seat, "human", None, token_hash(TOKENS[seat]), f"P{seat}") for seat in range(4)]
+    store_game(settings, row, seats, [(-1, text) for text in record.moves])
     # The server keeps the game as the engine played it: its record (and the replay's ``?step=N``)
     # counts engine moves, a lay-down written at once (``meld A | B``) being several steps.
     before, _ = replay(record, data["planted"])
