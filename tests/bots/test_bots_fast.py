@@ -13,13 +13,13 @@ from handfoot.bots import Budget, HeuristicBot, IsmctsBot, RandomBot, legal_for
 from handfoot.bots.base import DECODED, Bot, LegalMoves, atomic_id_in, held_counts, move_of_id_for
 from handfoot.bots.heuristic import Reading, best_id_index, best_index, score_ids, score_moves, score_reading
 from handfoot.bots.ismcts import hand_scores, heuristic_step, reward
+from handfoot.bots.plan import whole_openings
 from handfoot.engine import Game, HandState, IllegalMove, Phase, sample_world, view
 from handfoot.engine.legal import legal_ids, move_of_id
 from handfoot.engine.meld_legal import meld_ids
 from handfoot.engine.moves import Action, Group, Move, pick_cards
 from handfoot.rules import PRESET_NAMES, preset
 from handfoot.sim.tournament import play_chosen
-from helpers.play import openings_of
 
 CASES = [
     (name, players)
@@ -213,7 +213,7 @@ def test_marmot_bots_lay_down_all_they_can_before_discarding(players: int) -> No
         if move.action is Action.DISCARD:
             owner = state.seating.owner_of[state.to_move]
             assert not meld_ids(state, state.to_move), f"discarded {move} with a meld left"
-            assert state.down[owner] or not openings_of(state), f"discarded {move} holding an opening"
+            assert state.down[owner] or not whole_openings(state), f"discarded {move} holding an opening"
             discards += 1
         game.apply(move)
     assert discards > 10, discards

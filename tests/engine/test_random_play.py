@@ -56,6 +56,7 @@ from dataclasses import fields
 import pytest
 
 from handfoot import cards as C
+from handfoot.bots.plan import whole_openings
 from handfoot.engine import (
     SPECTATOR,
     EventType,
@@ -109,7 +110,7 @@ from handfoot.rules import (
     preset,
 )
 from handfoot.rules.options import BOOK_ANY
-from helpers.play import RandomPlayer, card_counts, openings_of, shoe_counts
+from helpers.play import RandomPlayer, card_counts, shoe_counts
 
 # Seven and eight seats come last (a stable sort), so that every other case keeps its seed.
 CASES = sorted(
@@ -273,7 +274,7 @@ def check_listed(game: Game, ids: list[int]) -> None:
         apply_move(world, move)
         check_cards(world, f"after {move_text(move)}: ")
     if not s.staged:
-        for opening in openings_of(s):
+        for opening in whole_openings(s):
             steps = steps_of(s, opening)
             assert steps, f"opening {move_text(opening)} has no steps"
             world = s.copy()

@@ -19,6 +19,7 @@ from collections import Counter
 from itertools import chain
 
 from handfoot import cards as C
+from handfoot.bots.plan import whole_openings
 from handfoot.engine import Game, HandState, Move, Phase, steps_of
 from handfoot.engine.moves import (
     ASK_ID,
@@ -35,7 +36,6 @@ from handfoot.engine.moves import (
     YES_ID,
     move_id,
 )
-from handfoot.engine.openings import all_held, black_three_book_moves, meld_openings, pickup_openings
 
 # Meld ids that lay a natural card, and discard ids of a natural card (the player's preferences).
 NATURAL_MELD_IDS = frozenset(
@@ -45,16 +45,6 @@ NATURAL_MELD_IDS = frozenset(
 )
 PLAIN_DISCARD_IDS = frozenset(DISCARD_BASE + kind for kind in range(C.NUM_KINDS) if not C.is_wild(kind))
 ANSWER_PHASE, DRAW_PHASE = Phase.ANSWER, Phase.DRAW  # bound once: cheaper than Phase.ANSWER on Python 3.11
-
-
-def openings_of(state: HandState) -> list[Move]:
-    """Whole openings of several groups the player to move may make now (the random player's planning,
-    as the bots': ``engine.openings``), each played as its steps (``steps_of``)."""
-    seat = state.to_move
-    if state.phase is DRAW_PHASE:
-        return [m for m in pickup_openings(state, seat) if all_held(state, seat, m)]
-    out = [] if state.down[state.seating.owner_of[seat]] else meld_openings(state, seat)
-    return out + black_three_book_moves(state)
 
 
 def shoe_counts(state: HandState) -> list[int]:
@@ -115,7 +105,7 @@ class RandomPlayer:
         stages = lo < hi
         plain = ids[:lo] + ids[hi:] if stages else ids
         if stages:
-            openings = openings_of(state)
+            openings = whole_openings(state)  # the bots' planning
             if openings and (rng.random() < self.open_rate or not plain):
                 steps = steps_of(state, rng.choice(openings)) or []
                 if steps:

@@ -12,6 +12,7 @@ from typing import Any
 import pytest
 
 from handfoot import cards as C
+from handfoot.bots.plan import whole_openings
 from handfoot.engine.deal import DealSpec
 from handfoot.engine.game import Game
 from handfoot.engine.moves import parse_move
@@ -29,7 +30,6 @@ from handfoot.record import (
     rules_source_of,
 )
 from handfoot.rules import PRESET_NAMES, load_rules, preset
-from helpers.play import openings_of
 
 # Two players alone under kitchen-table (3 decks: 3 copies of each card, 6 jokers), 11/11.
 HAND_0 = ["5S", "5H", "6S", "6H", "7S", "7H", "4S", "4H", "9C", "TC", "TS"]
@@ -536,7 +536,7 @@ def play_randomly(game: Game, rng: random.Random, moves: int) -> None:
     for _ in range(moves):
         if game.finished:
             return
-        openings = [] if game.state.staged else openings_of(game.state)
+        openings = [] if game.state.staged else whole_openings(game.state)
         if openings and rng.random() < 0.5:
             game.apply(rng.choice(openings))
         else:

@@ -9,11 +9,11 @@ import numpy as np
 import pytest
 
 from handfoot import cards as C
+from handfoot.bots.plan import whole_openings
 from handfoot.engine import Action, Move, Phase, move_id, steps_of
 from handfoot.engine.moves import COMMIT_ID, STAGE_NEW_BASE
 from handfoot.rl import CANCEL, NUM_ACTIONS, OFFSETS, HandFootEnv, IllegalAction, action_text
 from handfoot.sim.trajectories import TrajectoryRecorder
-from helpers.play import openings_of
 
 
 def test_the_action_space_is_the_engines_ids() -> None:
@@ -43,7 +43,7 @@ def several_groups(phase: Phase, action: Action) -> object:
         state = env.game.state
         if state.phase is not phase or state.staged:
             return None
-        for move in openings_of(state):
+        for move in whole_openings(state):
             extra = move.groups[1:] if action is Action.PICKUP else move.groups
             if move.action is action and len(extra) >= (1 if action is Action.PICKUP else 2):
                 return move
