@@ -124,18 +124,23 @@ def next_step(s: HandState, plan: Move, staged: Sequence[Group], legal: Sequence
     """The id of ``plan``'s next step once ``staged`` (the seat's staged groups, in order) are set
     aside, where it is one of ``legal``; -1 if the plan does not continue what is staged."""
     steps = plan_steps(s, plan)
-    done = len(staged)
-    if len(steps) <= done:
+    if not _continues(steps, staged):
         return -1
-    for step, group in zip(steps, staged, strict=False):
-        if step.action is not STAGE or _kinds(step.groups[0]) != _kinds(group):
-            return -1
-    mid = move_id(steps[done])
+    mid = move_id(steps[len(staged)])
     return mid if mid in legal else -1
 
 
+def _continues(steps: Sequence[Move], staged: Sequence[Group]) -> bool:
+    """True if ``steps`` has a step after ``staged`` and begins by staging those groups (by rank and
+    kinds: the cards a step by id picks may differ in suit from the plan's)."""
+    return len(steps) > len(staged) and all(
+        step.action is STAGE and _kinds(step.groups[0]) == _kinds(group)
+        for step, group in zip(steps, staged, strict=False)
+    )
+
+
 def _kinds(group: Group) -> tuple[int, list[int]]:
-    """A group by rank and kinds (the cards a step by id picks may differ in suit from the plan's)."""
+    """A group by rank and its cards' kinds, sorted."""
     return group.rank, sorted(C.KIND_OF[c] for c in group.cards)
 
 
@@ -170,14 +175,10 @@ class PlanMemo:
         """The next step's id at ``info`` if it is the position the memo waits for, else -1."""
         if self.key != (info.hand_index, info.seat, info.move_count):
             return -1
-        done = len(info.staged)
         steps = self.steps
-        if done >= len(steps) or any(
-            step.action is not STAGE or _kinds(step.groups[0]) != _kinds(group)
-            for step, group in zip(steps, info.staged, strict=False)
-        ):
+        if not _continues(steps, info.staged):
             return -1
-        mid = move_id(steps[done])
+        mid = move_id(steps[len(info.staged)])
         if mid not in legal:
             return -1
         self.key = (info.hand_index, info.seat, info.move_count + 1)
