@@ -328,9 +328,9 @@ def pickup_move_staged(s: HandState, seat: int) -> list[int]:
     top = KIND_OF[top_card]
     have = sum(pool[c] for c in C.IDS_OF_KIND[top])
     staged = merge_groups(s.staged)
+    # groups are staged in the draw phase only by a side not down (``staging_mode``), so the pickups
+    # with a wild, which need the side down, never take staged groups along
     ids = [PICKUP_BASE + n for n in range(pickup_needed(s, seat), min(have, MAX_PICKUP_NATURALS) + 1)]
-    if have and s.rules.pickup_with_wild and s.down[s.seating.owner_of[seat]]:
-        ids += [PICKUP_JOKER_ID, PICKUP_DEUCE_ID]
     for mid in ids:
         first = move_for(pool, top_card, mid)
         if pickup_refusal(s, Move(first.action, (*first.groups, *staged))) is None:
