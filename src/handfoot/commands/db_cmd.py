@@ -32,39 +32,16 @@ def upgrade(
     database that cannot be opened, or that a newer version of handfoot made, is one line on stderr and
     exit status 2, and nothing is changed.
     """
-    from sqlalchemy import create_engine, text
-    from sqlalchemy.exc import ArgumentError, SQLAlchemyError
-
-    from handfoot.server.process.preflight import shown_database
+    from handfoot.server.process.preflight import check_database, shown_database
     from handfoot.server.settings import SettingsError, load_settings
-    from handfoot.server.store.migrate import MigrationError, upgrade
-    from handfoot.server.store.storage import SCHEMA_LOCK_KEY
-    from handfoot.server.store.storage import database_url as driver_url
 
     try:
         settings = load_settings(data_dir=data, database_url=database_url)
         settings.prepare()
+        before, after = check_database(settings)  # as the server opens it: with its timeouts and lock
     except SettingsError as exc:
         fail(str(exc))
     shown = shown_database(settings)
-    try:
-        engine = create_engine(driver_url(settings.db_url))
-    except (ArgumentError, ImportError) as exc:
-        fail(
-            f"cannot open the database {shown}: {exc}; allowed: a SQLAlchemy URL (sqlite:///, postgresql://)"
-        )
-    try:
-        with engine.begin() as conn:
-            if engine.dialect.name == "postgresql":
-                conn.execute(text("SELECT pg_advisory_xact_lock(:key)"), {"key": SCHEMA_LOCK_KEY})
-            before, after = upgrade(conn)
-    except MigrationError as exc:
-        fail(f"database {shown}: {exc}")
-    except SQLAlchemyError as exc:
-        reason = str(getattr(exc, "orig", None) or exc).strip().splitlines()[0]
-        fail(f"cannot open the database {shown}: {reason}")
-    finally:
-        engine.dispose()
     if before == after:
         typer.echo(f"database {shown} is up to date (schema revision {after})")
     else:

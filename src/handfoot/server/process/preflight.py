@@ -32,12 +32,15 @@ def shown_database(settings: Settings) -> str:
     return str((settings.data_dir / "handfoot.db").resolve())
 
 
-def check_database(settings: Settings) -> None:
-    """Open the database once (bringing its schema up to date: ``store.migrate``) and close it again.
-    Raises SettingsError, naming the database (never its password) and the reason, if it cannot be
-    opened or a newer version of handfoot made it."""
+def check_database(settings: Settings) -> tuple[str | None, str]:
+    """Open the database once (bringing its schema up to date: ``store.migrate``) and close it again;
+    the schema revision before (None: a new database) and after. Raises SettingsError, naming the
+    database (never its password) and the reason, if it cannot be opened or a newer version of handfoot
+    made it."""
     try:
-        Storage(settings.db_url).close()
+        storage = Storage(settings.db_url)
+        storage.close()
+        return storage.revisions
     except MigrationError as exc:
         raise SettingsError(f"database {shown_database(settings)}: {exc}") from None
     except (SQLAlchemyError, ImportError) as exc:

@@ -257,7 +257,8 @@ class Storage:
         with self.engine.begin() as conn:
             if self.engine.dialect.name == "postgresql":
                 conn.execute(text("SELECT pg_advisory_xact_lock(:key)"), {"key": SCHEMA_LOCK_KEY})
-            upgrade(conn)
+            # the schema revision before and after (``store.migrate``): what ``handfoot db upgrade`` reports
+            self.revisions: tuple[str | None, str] = upgrade(conn)
         # A move alone is one INSERT: on a server database, a connection in autocommit stores it in one
         # round trip instead of three (BEGIN, INSERT, COMMIT). A single statement is atomic either way.
         self.single: Engine = self.engine
