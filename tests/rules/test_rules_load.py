@@ -335,53 +335,41 @@ def test_wild_limits_that_forbid_every_dirty_book_are_refused_when_one_is_needed
     assert_names(err, "go_out_dirty", 1, "no 7-card book can hold a wild")
 
 
-def test_wild_limits_with_more_naturals_than_the_shoe_holds_make_every_meld_impossible() -> None:
-    """A one-deck shoe holds 4 of a rank: requiring 5 naturals makes every meld impossible."""
-    err = refused(
-        {
-            "players_allowed": [2],
-            "default_players": 2,
-            "decks_by_players": {"2": 1},
-            "hand_size": 5,
-            "foot_size": 5,
-            "min_naturals": 5,
-        }
-    )
-    assert_names(err, "min_naturals", 5, "at most 4 (the shoe's copies of a rank)")
-    assert "no meld could ever be made" in str(err)
+# A one-deck shoe (4 of a rank) at a two-player table with small hands: room for few of a kind.
+ONE_DECK_TWO_PLAYERS = {
+    "players_allowed": [2],
+    "default_players": 2,
+    "decks_by_players": {"2": 1},
+    "hand_size": 5,
+    "foot_size": 5,
+}
 
 
-def test_books_to_go_out_that_the_shoe_cannot_hold_are_refused() -> None:
-    """Clean books of 9 from a one-deck shoe (4 of a rank) can never be made."""
-    err = refused(
-        {
-            "players_allowed": [2],
-            "default_players": 2,
-            "decks_by_players": {"2": 1},
-            "hand_size": 5,
-            "foot_size": 5,
-            "book_size": 9,
-            "go_out_books": 0,
-            "go_out_clean": 1,
-        }
-    )
-    assert_names(err, "book_size", 9, "at most 4 for 2 players")
-
-
-def test_any_book_to_go_out_with_no_book_possible_is_refused() -> None:
-    """One book of any kind, of 12 cards, from a one-deck shoe with at most 2 wilds: none can be made."""
-    err = refused(
-        {
-            "players_allowed": [2],
-            "default_players": 2,
-            "decks_by_players": {"2": 1},
-            "hand_size": 5,
-            "foot_size": 5,
-            "book_size": 12,
-            "max_wilds": 2,
-        }
-    )
-    assert_names(err, "book_size", 12, "a size a book can reach with 2 players")
+@pytest.mark.parametrize(
+    ("options", "name", "value", "words"),
+    [
+        # 5 naturals required: every meld impossible
+        ({"min_naturals": 5}, "min_naturals", 5, "at most 4 (the shoe's copies of a rank)"),
+        # clean books of 9 can never be made
+        (
+            {"book_size": 9, "go_out_books": 0, "go_out_clean": 1},
+            "book_size",
+            9,
+            "at most 4 for 2 players",
+        ),
+        # one book of any kind, of 12 cards, with at most 2 wilds: none can be made
+        ({"book_size": 12, "max_wilds": 2}, "book_size", 12, "a size a book can reach with 2 players"),
+    ],
+    ids=["naturals", "clean-books", "any-book"],
+)
+def test_what_a_one_deck_shoe_cannot_hold_is_refused(
+    options: dict[str, object], name: str, value: int, words: str
+) -> None:
+    """Meld and book sizes a one-deck shoe (4 of a rank) can never reach are refused, naming why."""
+    err = refused({**ONE_DECK_TWO_PLAYERS, **options})
+    assert_names(err, name, value, words)
+    if name == "min_naturals":
+        assert "no meld could ever be made" in str(err)
 
 
 def test_a_refused_override_leaves_the_preset_unchanged() -> None:
