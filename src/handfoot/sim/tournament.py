@@ -6,8 +6,8 @@ generator derived from ``(S, i, seat)``. A game therefore plays the same whichev
 and the summary (decision times aside) is the same for any worker count.
 
 Each game stops after ``max_moves`` moves if it has not ended (random bots racing to 10,000 may never
-get there): it is then decided by the totals of its finished hands and counted in ``capped``. A game in
-which the engine offers the seat to move no legal move is stopped and counted the same way.
+get there): it is then decided by the totals of its finished hands and counted in ``capped``. (The
+engine offers the seat to move a legal move in every position until the game is over.)
 
 A seat may be a program speaking the bot protocol (``cmd:``, see ``sim.seats``): one process per seat
 and game, given ``move_time`` seconds per decision. When such a bot fails (it cannot start, crashes,
