@@ -42,6 +42,7 @@ MYPYC_MODULES = (
     "handfoot/engine/openings.py",
     "handfoot/engine/staging.py",
     "handfoot/engine/steps.py",
+    "handfoot/engine/shuffle.py",
     "handfoot/engine/deal.py",
     "handfoot/engine/tally.py",
     "handfoot/engine/scoring.py",

@@ -10,7 +10,7 @@ from handfoot.engine.errors import IllegalMove
 from handfoot.engine.events import BOOK_KINDS, MELD_ADDED, MELD_BEGAN, Event, EventType, event
 from handfoot.engine.judge import check
 from handfoot.engine.legal import legal_ids
-from handfoot.engine.melding import NEW, NOT_A_BOOK, book_status, go_out_refusal, resolve
+from handfoot.engine.melding import NEW, NOT_A_BOOK, book_status, may_go_out, resolve
 from handfoot.engine.moves import (
     Action,
     Group,
@@ -18,6 +18,7 @@ from handfoot.engine.moves import (
     move_text,
 )
 from handfoot.engine.pile import pile_taken
+from handfoot.engine.shuffle import shuffle
 from handfoot.engine.staging import picks_up_foot, staged_meld, staged_pickup
 from handfoot.engine.state import EndReason, HandState, Meld, Phase
 from handfoot.rules.options import (
@@ -94,7 +95,7 @@ def reshuffle_pile(s: HandState, events: list[Event]) -> None:
     rest = s.pile[:-1]
     del s.pile[:-1]
     rng = random.Random(f"handfoot:reshuffle:{s.reshuffle_seed}:{s.reshuffles}")
-    rng.shuffle(rest)
+    shuffle(rng, rest)
     s.stock.extend(rest)
     s.reshuffles += 1
     events.append(event(EventType.RESHUFFLED, -1, amount=len(rest)))
@@ -269,7 +270,7 @@ def _after_meld(s: HandState, seat: int, events: list[Event]) -> None:
     if s.last_round_left > 0:
         _end_turn(s, events)
         return
-    if go_out_refusal(s, seat, s.books[s.seating.owner_of[seat]]) is None:
+    if may_go_out(s, seat, s.books[s.seating.owner_of[seat]]):
         by_meld = rules.out_by_meld
         if by_meld is OutByMeld.OUT:
             _went_out_by_discard(s, seat, events)
@@ -368,7 +369,7 @@ def apply_checked(s: HandState, move: Move) -> list[Event]:
         emptied = s.in_foot[seat] and s.hand_size(seat) == 0
         if s.last_round_left >= 0:
             emptied = emptied and s.out_seat < 0 and rules.after_out is AfterOut.END
-        if emptied and go_out_refusal(s, seat, s.books[s.seating.owner_of[seat]]) is None:
+        if emptied and may_go_out(s, seat, s.books[s.seating.owner_of[seat]]):
             _went_out_by_discard(s, seat, events)
             return events
         _end_turn(s, events)

@@ -8,6 +8,7 @@ from dataclasses import dataclass
 from handfoot import cards as C
 from handfoot.engine.apply import lay_red_threes_from_hand
 from handfoot.engine.events import Event
+from handfoot.engine.shuffle import shuffle
 from handfoot.engine.state import HandState, Phase
 from handfoot.rules.options import EmptyStock, FirstUpcard, RuleSet
 from handfoot.wording import plural
@@ -59,7 +60,7 @@ def deal(
     decks = rules.decks_for(players)
     if spec is None:
         cards = C.shoe(decks, rules.jokers_per_deck)
-        rng.shuffle(cards)
+        shuffle(rng, cards)
         hands = [cards[i * rules.hand_size : (i + 1) * rules.hand_size] for i in range(players)]
         del cards[: players * rules.hand_size]
         feet = [cards[i * rules.foot_size : (i + 1) * rules.foot_size] for i in range(players)]
@@ -119,7 +120,7 @@ def _explicit(
     if spec.discard is not None:
         _take_counts(pool, spec.discard, "discard")
     rest = [card for card in range(C.NUM_CARD_IDS) for _ in range(pool[card])]
-    rng.shuffle(rest)
+    shuffle(rng, rest)
     if spec.feet is None:
         if len(rest) < players * rules.foot_size:
             raise DealError("not enough cards left in the shoe to deal the feet")

@@ -21,8 +21,8 @@ from handfoot.engine.melding import (
     Plan,
     added_wilds_refusal,
     crossing_refusal,
-    go_out_refusal,
     lone_wild_refusal,
+    may_go_out,
     meld_shape_refusal,
     opening_refusal,
     plan_groups,
@@ -90,13 +90,13 @@ _BOOK_CHANGES: Final = ((0, 0, 0), (1, 0, 0), (0, 1, 0), (0, 0, 1), (-1, 1, 0))
 
 
 def go_out_mask(s: HandState, seat: int) -> int:
-    """Bit ``i`` set if ``seat`` may go out (``go_out_refusal``) with its side's books changed as
+    """Bit ``i`` set if ``seat`` may go out (``may_go_out``) with its side's books changed as
     ``_BOOK_CHANGES[i]`` says: all a group's going out depends on besides the group."""
     clean, dirty, wild = s.books[s.seating.owner_of[seat]]
     mask = 0
     for bit, (more_clean, more_dirty, more_wild) in enumerate(_BOOK_CHANGES):
         books = (clean + more_clean, dirty + more_dirty, wild + more_wild)
-        if books[0] >= 0 and go_out_refusal(s, seat, books) is None:
+        if books[0] >= 0 and may_go_out(s, seat, books):
             mask |= 1 << bit
     return mask
 

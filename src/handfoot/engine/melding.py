@@ -186,90 +186,134 @@ class GoOutNeed(NamedTuple):
     on_others: bool = False
 
 
-def go_out_needs(
+# The requirements for going out, in the order the engine judges them (``unmet_go_out``): books (clean,
+# dirty, wild, any), partners in their Foot, the partner's answer (a no given this turn, or none asked for
+# where the rules require one).
+(
+    GO_OUT_CLEAN,
+    GO_OUT_DIRTY,
+    GO_OUT_WILD,
+    GO_OUT_BOOKS,
+    PARTNERS_IN_FOOT,
+    PARTNER_SAID_NO,
+    PARTNER_NOT_ASKED,
+) = range(7)
+
+
+def unmet_go_out(
     s: HandState, seat: int, books: tuple[int, int, int] | list[int], first: bool = False
-) -> list[GoOutNeed]:
-    """Every requirement ``seat`` does not meet to go out with its side holding ``books`` (clean, dirty,
-    wild), in the order the engine judges them (only the first where ``first``): books, partners in their
-    Foot (``all_feet_to_go_out``), the partner's answer. Being in one's own Foot is not among them (the
-    callers check it). ``go_out_refusal`` and the seat's outlook both read this one list."""
+) -> list[int]:
+    """Every requirement (``GO_OUT_CLEAN`` to ``PARTNER_NOT_ASKED``) ``seat`` does not meet to go out with its
+    side holding ``books`` (clean, dirty, wild), in the order the engine judges them (only the first where
+    ``first``); empty where it may go out. Being in one's own Foot is not among them (the callers check it).
+    The conditions alone, no words: ``go_out_needs`` words them, and the hot checks (``go_out_refusal``'s
+    callers asking only whether) read this."""
     rules = s.rules
     clean, dirty, wild = books[0], books[1], books[2]
-    out: list[GoOutNeed] = []
+    out: list[int] = []
     if clean < rules.go_out_clean:
         # wild_book_counts_clean: the wild books beyond those go_out_wild asks for stand in for clean ones
         spare = max(wild - rules.go_out_wild, 0) if rules.wild_book_counts_clean else 0
         if clean + spare < rules.go_out_clean:
-            need = plural(rules.go_out_clean, "clean book")
-            if rules.wild_book_counts_clean:
-                message = (
-                    f"Going out needs {need} (a wild book counts as one); your side has {clean + spare}."
-                )
-            else:
-                message = f"Going out needs {need}; your side has {clean}."
-            out.append(
-                GoOutNeed(
-                    "go_out_clean", message, spelled(rules.go_out_clean - clean - spare, "more clean book")
-                )
-            )
+            out.append(GO_OUT_CLEAN)
             if first:
                 return out
     if dirty < rules.go_out_dirty:
-        need = plural(rules.go_out_dirty, "dirty book")
-        message = f"Going out needs {need}; your side has {dirty}."
-        out.append(GoOutNeed("go_out_dirty", message, spelled(rules.go_out_dirty - dirty, "more dirty book")))
+        out.append(GO_OUT_DIRTY)
         if first:
             return out
     if wild < rules.go_out_wild:
-        need = plural(rules.go_out_wild, "wild book")
-        message = f"Going out needs {need}; your side has {wild}."
-        out.append(GoOutNeed("go_out_wild", message, spelled(rules.go_out_wild - wild, "more wild book")))
+        out.append(GO_OUT_WILD)
         if first:
             return out
-    total = clean + dirty + wild
-    if total < rules.go_out_books:
-        need = plural(rules.go_out_books, "book")
-        more = "more " if total or out else ""
-        message = f"Going out needs {need}; your side has {total}."
-        out.append(GoOutNeed("go_out_books", message, spelled(rules.go_out_books - total, more + "book")))
+    if clean + dirty + wild < rules.go_out_books:
+        out.append(GO_OUT_BOOKS)
         if first:
             return out
     partners = s.seating.partners[seat]
     feet = rules.all_feet_to_go_out
-    if feet is not NO_FEET_RULE:
-        # entered: a partner whose Hand is empty (the last card discarded) is in the Foot, though Foot
-        # play begins next turn
-        waiting = [p for p in partners if not s.in_foot[p] and not (feet is ENTERED and s.hand_size(p) == 0)]
-        if waiting:
-            if feet is ENTERED:
-                message = "Nobody goes out while a partner has not reached their Foot."
-            else:
-                message = "Nobody goes out while a partner has not picked up their Foot."
-            one = len(partners) == 1
-            phrase = f"your partner{'' if one else 's'} must be in their {'Foot' if one else 'Feet'}"
-            out.append(GoOutNeed("all_feet_to_go_out", message, phrase, on_others=True))
-            if first:
-                return out
+    # entered: a partner whose Hand is empty (the last card discarded) is in the Foot, though Foot play
+    # begins next turn
+    if feet is not NO_FEET_RULE and any(
+        not s.in_foot[p] and not (feet is ENTERED and s.hand_size(p) == 0) for p in partners
+    ):
+        out.append(PARTNERS_IN_FOOT)
+        if first:
+            return out
     if partners:
         current = s.turn_seat == seat  # the partner's answer holds for the turn it was given in
         if s.permission < 0 and current:
-            out.append(
-                GoOutNeed(
-                    "permission",
-                    "Your partner said no: you may not go out this turn.",
-                    "your partner said no to going out this turn",
-                    on_others=True,
-                )
-            )
+            out.append(PARTNER_SAID_NO)
         elif rules.permission is REQUIRED and not (s.permission == 1 and current):
-            out.append(
-                GoOutNeed(
-                    "permission",
-                    "Ask your partner 'May I go out?' before going out.",
-                    "your partner's yes to “May I go out?”",
-                )
-            )
+            out.append(PARTNER_NOT_ASKED)
     return out
+
+
+def may_go_out(s: HandState, seat: int, books: tuple[int, int, int] | list[int]) -> bool:
+    """True if ``seat`` meets every requirement to go out with its side holding ``books`` (``unmet_go_out``
+    empty): ``go_out_refusal(...) is None`` without wording a refusal."""
+    return not unmet_go_out(s, seat, books, first=True)
+
+
+def go_out_needs(
+    s: HandState, seat: int, books: tuple[int, int, int] | list[int], first: bool = False
+) -> list[GoOutNeed]:
+    """Every requirement ``seat`` does not meet to go out with its side holding ``books`` (clean, dirty,
+    wild), worded, in the order the engine judges them (only the first where ``first``): ``unmet_go_out``
+    with each requirement's refusal and phrase. ``go_out_refusal`` and the seat's outlook both read this
+    one list."""
+    unmet = unmet_go_out(s, seat, books, first)
+    return [_go_out_need(s, seat, books, need, index > 0) for index, need in enumerate(unmet)]
+
+
+def _go_out_need(
+    s: HandState, seat: int, books: tuple[int, int, int] | list[int], need: int, after_others: bool
+) -> GoOutNeed:
+    """The words of one unmet requirement of ``unmet_go_out`` (``after_others``: another is listed before
+    it)."""
+    rules = s.rules
+    clean, dirty, wild = books[0], books[1], books[2]
+    if need == GO_OUT_CLEAN:
+        spare = max(wild - rules.go_out_wild, 0) if rules.wild_book_counts_clean else 0
+        wanted = plural(rules.go_out_clean, "clean book")
+        if rules.wild_book_counts_clean:
+            message = f"Going out needs {wanted} (a wild book counts as one); your side has {clean + spare}."
+        else:
+            message = f"Going out needs {wanted}; your side has {clean}."
+        return GoOutNeed(
+            "go_out_clean", message, spelled(rules.go_out_clean - clean - spare, "more clean book")
+        )
+    if need == GO_OUT_DIRTY:
+        message = f"Going out needs {plural(rules.go_out_dirty, 'dirty book')}; your side has {dirty}."
+        return GoOutNeed("go_out_dirty", message, spelled(rules.go_out_dirty - dirty, "more dirty book"))
+    if need == GO_OUT_WILD:
+        message = f"Going out needs {plural(rules.go_out_wild, 'wild book')}; your side has {wild}."
+        return GoOutNeed("go_out_wild", message, spelled(rules.go_out_wild - wild, "more wild book"))
+    if need == GO_OUT_BOOKS:
+        total = clean + dirty + wild
+        more = "more " if total or after_others else ""
+        message = f"Going out needs {plural(rules.go_out_books, 'book')}; your side has {total}."
+        return GoOutNeed("go_out_books", message, spelled(rules.go_out_books - total, more + "book"))
+    if need == PARTNERS_IN_FOOT:
+        if rules.all_feet_to_go_out is ENTERED:
+            message = "Nobody goes out while a partner has not reached their Foot."
+        else:
+            message = "Nobody goes out while a partner has not picked up their Foot."
+        one = len(s.seating.partners[seat]) == 1
+        phrase = f"your partner{'' if one else 's'} must be in their {'Foot' if one else 'Feet'}"
+        return GoOutNeed("all_feet_to_go_out", message, phrase, on_others=True)
+    if need == PARTNER_SAID_NO:
+        return GoOutNeed(
+            "permission",
+            "Your partner said no: you may not go out this turn.",
+            "your partner said no to going out this turn",
+            on_others=True,
+        )
+    return GoOutNeed(
+        "permission",
+        "Ask your partner 'May I go out?' before going out.",
+        "your partner's yes to “May I go out?”",
+    )
 
 
 def go_out_refusal(s: HandState, seat: int, books: tuple[int, int, int] | list[int]) -> Refusal | None:
@@ -286,18 +330,17 @@ def exit_refusal(s: HandState, seat: int, plan: Plan) -> Refusal | None:
     if not s.in_foot[seat] or plan.left >= 2:
         return None
     rules = s.rules
-    why = go_out_refusal(s, seat, plan.books)
-    if plan.left == 1:
-        if why is None or rules.empty_without_out is not FORBIDDEN_EMPTY:
-            return None
-        return Refusal(why.rule, f"Keep a card to discard: you cannot go out yet. {why.message}")
-    if why is None:
-        if rules.out_by_meld is FORBIDDEN_OUT:
+    if may_go_out(s, seat, plan.books):  # the refusal is worded only where one is given
+        if plan.left == 0 and rules.out_by_meld is FORBIDDEN_OUT:
             return Refusal("out_by_meld", "Going out needs a final discard: keep a card to discard.")
         return None
-    if rules.empty_without_out is FORBIDDEN_EMPTY:
-        return Refusal(why.rule, f"You may not play your last card: you cannot go out yet. {why.message}")
-    return None
+    if rules.empty_without_out is not FORBIDDEN_EMPTY:
+        return None
+    why = go_out_refusal(s, seat, plan.books)
+    assert why is not None  # may_go_out said no
+    if plan.left == 1:
+        return Refusal(why.rule, f"Keep a card to discard: you cannot go out yet. {why.message}")
+    return Refusal(why.rule, f"You may not play your last card: you cannot go out yet. {why.message}")
 
 
 def lone_wild_refusal(s: HandState, seat: int, plan: Plan, wilds_left: int) -> Refusal | None:
@@ -305,7 +348,7 @@ def lone_wild_refusal(s: HandState, seat: int, plan: Plan, wilds_left: int) -> R
     when discarding it would go out (``wilds_left``: wilds still held after the play)."""
     if s.rules.wild_final_discard or plan.left != 1 or wilds_left != 1 or not s.in_foot[seat]:
         return None
-    if go_out_refusal(s, seat, plan.books) is not None:
+    if not may_go_out(s, seat, plan.books):
         return None
     return Refusal(
         "wild_final_discard",

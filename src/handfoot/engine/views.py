@@ -14,6 +14,7 @@ from dataclasses import dataclass
 
 from handfoot import cards as C
 from handfoot.engine.moves import Group
+from handfoot.engine.shuffle import shuffle
 from handfoot.engine.state import EndReason, HandState, Meld, Phase
 from handfoot.rules.options import PileVisible, RuleSet
 
@@ -294,7 +295,7 @@ def sample_world(v: View, rng: random.Random, caps: Sequence[Sequence[int]] | No
     rules = v.rules
     s = HandState(rules, v.players, v.hand_index, v.dealer, list(v.minimums))
     pool = unseen_cards(v)
-    rng.shuffle(pool)
+    shuffle(rng, pool)
     by_kind: dict[int, list[int]] = {}
     for card in pool:
         by_kind.setdefault(C.KIND_OF[card], []).append(card)
@@ -311,7 +312,7 @@ def sample_world(v: View, rng: random.Random, caps: Sequence[Sequence[int]] | No
                 taken.append(card)
     for card in taken:
         pool.remove(card)
-    rng.shuffle(pool)
+    shuffle(rng, pool)
     for seat, seat_view in enumerate(v.seats):
         if seat != v.seat:
             missing = seat_view.hand_count - len(hands[seat])
