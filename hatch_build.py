@@ -24,10 +24,11 @@ from typing import Any
 from hatchling.builders.hooks.plugin.interface import BuildHookInterface
 
 # The modules compiled, under src/: the engine (dealing, judging, listing and playing moves, scoring, the
-# game), the cache of values worked out from a rule set (the meld memo's), the seat views, the bot interface
-# and the heuristic.
+# game), the rule set (its options are read at every judgement) and the cache of values worked out from it
+# (the meld memo's), the seat views, the bot interface and the heuristic.
 MYPYC_MODULES = (
     "handfoot/cards.py",
+    "handfoot/rules/options.py",
     "handfoot/rules/cache.py",
     "handfoot/engine/errors.py",
     "handfoot/engine/events.py",

@@ -18,7 +18,7 @@ from handfoot.engine.judge import check
 from handfoot.engine.legal import legal_ids, move_of_id
 from handfoot.engine.moves import Action, Move, move_id, move_text, parse_move
 from handfoot.engine.scoring import Tally, score_tally
-from handfoot.engine.state import HandState, Phase, Seating
+from handfoot.engine.state import HandState, Phase, seating_for
 from handfoot.engine.steps import steps_of
 from handfoot.engine.tally import hand_tallies
 from handfoot.engine.views import SeatInfo
@@ -71,7 +71,7 @@ class Game:
         if blank:
             self.totals: list[int] = []
             return  # ``copy`` sets the totals, the hand's state, facts and deal events
-        self.totals = [0] * Seating(rules, count).num_sides
+        self.totals = [0] * seating_for(rules, count).num_sides
         self.state: HandState = self._deal(0)
 
     # --- dealing and scoring
@@ -79,7 +79,7 @@ class Game:
         rules = self.rules
         dealer = (self.first_dealer + index) % self.players
         totals = self.totals
-        seating = Seating(rules, self.players)
+        seating = seating_for(rules, self.players)
         minimums = [
             rules.opening_minimum(index, totals[seating.side_of_owner(owner, rules)])
             for owner in range(seating.num_owners)

@@ -22,11 +22,12 @@ from handfoot.engine.melding import (
     added_wilds_refusal,
     crossing_refusal,
     lone_wild_refusal,
-    may_go_out,
     meld_shape_refusal,
     opening_refusal,
     plan_groups,
     resolve,
+    unmet_books,
+    unmet_by_partners,
 )
 from handfoot.engine.moves import ADD_BASE, NEW_BASE, RANK_TRIPLES, SINGLES, WILD_TRIPLES
 from handfoot.engine.state import HandState
@@ -92,11 +93,14 @@ _BOOK_CHANGES: Final = ((0, 0, 0), (1, 0, 0), (0, 1, 0), (0, 0, 1), (-1, 1, 0))
 def go_out_mask(s: HandState, seat: int) -> int:
     """Bit ``i`` set if ``seat`` may go out (``may_go_out``) with its side's books changed as
     ``_BOOK_CHANGES[i]`` says: all a group's going out depends on besides the group."""
+    if unmet_by_partners(s, seat, True):  # the same for any books: no bit set
+        return 0
+    rules = s.rules
     clean, dirty, wild = s.books[s.seating.owner_of[seat]]
     mask = 0
     for bit, (more_clean, more_dirty, more_wild) in enumerate(_BOOK_CHANGES):
         books = (clean + more_clean, dirty + more_dirty, wild + more_wild)
-        if books[0] >= 0 and may_go_out(s, seat, books):
+        if books[0] >= 0 and not unmet_books(rules, books, True):
             mask |= 1 << bit
     return mask
 

@@ -207,8 +207,17 @@ def unmet_go_out(
     side holding ``books`` (clean, dirty, wild), in the order the engine judges them (only the first where
     ``first``); empty where it may go out. Being in one's own Foot is not among them (the callers check it).
     The conditions alone, no words: ``go_out_needs`` words them, and the hot checks (``go_out_refusal``'s
-    callers asking only whether) read this."""
-    rules = s.rules
+    callers asking only whether) read this. The books' requirements (``unmet_books``), then the partners'
+    (``unmet_by_partners``)."""
+    out = unmet_books(s.rules, books, first)
+    if not (first and out):
+        out += unmet_by_partners(s, seat, first)
+    return out
+
+
+def unmet_books(rules: RuleSet, books: tuple[int, int, int] | list[int], first: bool = False) -> list[int]:
+    """The requirements on the side's books (``GO_OUT_CLEAN`` to ``GO_OUT_BOOKS``) that ``books`` (clean,
+    dirty, wild) does not meet, in order (only the first where ``first``)."""
     clean, dirty, wild = books[0], books[1], books[2]
     out: list[int] = []
     if clean < rules.go_out_clean:
@@ -228,31 +237,39 @@ def unmet_go_out(
             return out
     if clean + dirty + wild < rules.go_out_books:
         out.append(GO_OUT_BOOKS)
-        if first:
-            return out
+    return out
+
+
+def unmet_by_partners(s: HandState, seat: int, first: bool = False) -> list[int]:
+    """The requirements on ``seat``'s partners (``PARTNERS_IN_FOOT`` to ``PARTNER_NOT_ASKED``) not met now,
+    in order (only the first where ``first``): the same whatever books the side holds."""
+    out: list[int] = []
     partners = s.seating.partners[seat]
+    if not partners:
+        return out
+    rules = s.rules
     feet = rules.all_feet_to_go_out
-    # entered: a partner whose Hand is empty (the last card discarded) is in the Foot, though Foot play
-    # begins next turn
-    if feet is not NO_FEET_RULE and any(
-        not s.in_foot[p] and not (feet is ENTERED and s.hand_size(p) == 0) for p in partners
-    ):
-        out.append(PARTNERS_IN_FOOT)
-        if first:
-            return out
-    if partners:
-        current = s.turn_seat == seat  # the partner's answer holds for the turn it was given in
-        if s.permission < 0 and current:
-            out.append(PARTNER_SAID_NO)
-        elif rules.permission is REQUIRED and not (s.permission == 1 and current):
-            out.append(PARTNER_NOT_ASKED)
+    if feet is not NO_FEET_RULE:
+        for partner in partners:
+            # entered: a partner whose Hand is empty (the last card discarded) is in the Foot, though Foot
+            # play begins next turn
+            if not s.in_foot[partner] and not (feet is ENTERED and s.hand_size(partner) == 0):
+                out.append(PARTNERS_IN_FOOT)
+                if first:
+                    return out
+                break
+    current = s.turn_seat == seat  # the partner's answer holds for the turn it was given in
+    if s.permission < 0 and current:
+        out.append(PARTNER_SAID_NO)
+    elif rules.permission is REQUIRED and not (s.permission == 1 and current):
+        out.append(PARTNER_NOT_ASKED)
     return out
 
 
 def may_go_out(s: HandState, seat: int, books: tuple[int, int, int] | list[int]) -> bool:
     """True if ``seat`` meets every requirement to go out with its side holding ``books`` (``unmet_go_out``
     empty): ``go_out_refusal(...) is None`` without wording a refusal."""
-    return not unmet_go_out(s, seat, books, first=True)
+    return not unmet_books(s.rules, books, True) and not unmet_by_partners(s, seat, True)
 
 
 def go_out_needs(

@@ -12,6 +12,7 @@ from typing import Final
 
 from handfoot import cards as C
 from handfoot.engine.moves import Group
+from handfoot.rules.cache import RulesCache
 from handfoot.rules.options import EmptyStock, MeldOwner, RuleSet
 
 
@@ -102,6 +103,22 @@ class Seating:
         return self.side_of[owner] if rules.meld_owner is MeldOwner.PLAYER else owner
 
 
+# Seatings made so far, by rule set (by identity) and player count (``seating_for``).
+_SEATINGS: RulesCache[dict[int, Seating]] = RulesCache()
+
+
+def seating_for(rules: RuleSet, players: int) -> Seating:
+    """``Seating(rules, players)``, made once per rule set and player count and shared: a Seating is never
+    changed once made."""
+    by_count = _SEATINGS.get(rules)
+    if by_count is None:
+        by_count = _SEATINGS.put(rules, {})
+    seating = by_count.get(players)
+    if seating is None:
+        seating = by_count[players] = Seating(rules, players)
+    return seating
+
+
 class HandState:
     """Everything about one hand in play (hidden cards included).
 
@@ -159,7 +176,7 @@ class HandState:
         self.rules: RuleSet = rules
         self.players: int = players
         # derived from the rules and the player count: may be shared
-        self.seating: Seating = Seating(rules, players) if seating is None else seating
+        self.seating: Seating = seating_for(rules, players) if seating is None else seating
         self.hand_index: int = hand_index
         self.dealer: int = dealer
         self.first_player: int = (dealer + 1) % players

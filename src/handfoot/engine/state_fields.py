@@ -86,7 +86,7 @@ FIELDS: tuple[Field, ...] = (
     Field(
         "seating",
         "Seating",
-        "Seating(rules, players) if seating is None else seating",
+        "seating_for(rules, players) if seating is None else seating",
         "same",
         "",
         param=True,

@@ -589,6 +589,20 @@ class RuleSet:
         default=(), metadata={"help": "", "section": "game", "internal": True}
     )
 
+    def __reduce__(self) -> tuple[type[RuleSet], tuple[Any, ...]]:
+        """Pickled as its field values, rebuilt through the constructor: a frozen rule set is never set
+        field by field (compiled with mypyc, the default pickling would try to)."""
+        return (RuleSet, tuple(getattr(self, f.name) for f in fields(self)))
+
+    def __copy__(self) -> RuleSet:
+        """A rule set is frozen: a copy is the rule set itself."""
+        return self
+
+    def __deepcopy__(self, memo: dict[int, Any]) -> RuleSet:
+        """A rule set is frozen, its values immutable: a deep copy is the rule set itself (so what is kept
+        by its identity, such as the meld memo, serves the copy too)."""
+        return self
+
     def for_hand(self, hand_index: int) -> RuleSet:
         """The rules one hand (0-based) is played under: each option given one value per hand takes that
         hand's value (the last value holds for later hands). The rule set itself when none is."""
