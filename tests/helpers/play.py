@@ -16,7 +16,9 @@ from __future__ import annotations
 import random
 from bisect import bisect_left, bisect_right
 from collections import Counter
+from collections.abc import Sequence
 from itertools import chain
+from typing import TypeVar
 
 from handfoot import cards as C
 from handfoot.bots.plan import whole_openings
@@ -45,6 +47,21 @@ NATURAL_MELD_IDS = frozenset(
 )
 PLAIN_DISCARD_IDS = frozenset(DISCARD_BASE + kind for kind in range(C.NUM_KINDS) if not C.is_wild(kind))
 ANSWER_PHASE, DRAW_PHASE = Phase.ANSWER, Phase.DRAW  # bound once: cheaper than Phase.ANSWER on Python 3.11
+T = TypeVar("T")
+
+
+def choice(rng: random.Random, items: Sequence[T]) -> T:
+    """``rng.choice(items)``, the same item from the same draws, written out: an index drawn by rejection
+    from ``getrandbits`` of the count's bit length (as ``Random._randbelow`` draws it), without the two
+    Python-level calls ``Random.choice`` makes; the player chooses at most decisions."""
+    count = len(items)
+    if not count:
+        raise IndexError("cannot choose from an empty sequence")
+    bits = count.bit_length()
+    index = rng.getrandbits(bits)
+    while index >= count:
+        index = rng.getrandbits(bits)
+    return items[index]
 
 
 def shoe_counts(state: HandState) -> list[int]:
@@ -107,7 +124,7 @@ class RandomPlayer:
         if stages:
             openings = whole_openings(state)  # the bots' planning
             if openings and (rng.random() < self.open_rate or not plain):
-                steps = steps_of(state, rng.choice(openings)) or []
+                steps = steps_of(state, choice(rng, openings)) or []
                 if steps:
                     self.pending = steps[1:]
                     self.pending_at = (state, state.move_count + 1)
@@ -115,21 +132,21 @@ class RandomPlayer:
         if phase is DRAW_PHASE:
             pickups = plain[bisect_right(plain, DRAW_ID) : bisect_right(plain, PICKUP_DEUCE_ID)]
             if pickups and (rng.random() < self.pickup_rate or DRAW_ID not in plain):
-                return rng.choice(pickups)
+                return choice(rng, pickups)
             if SPLIT_DRAW_ID in plain and rng.random() < 0.5:
                 return SPLIT_DRAW_ID
-            return DRAW_ID if DRAW_ID in plain else rng.choice(ids)
+            return DRAW_ID if DRAW_ID in plain else choice(rng, ids)
         melds = plain[bisect_left(plain, NEW_BASE) : bisect_right(plain, LAY_RED_THREE_ID)]
         if melds and rng.random() < self.meld_rate:
             natural = [mid for mid in melds if mid in NATURAL_MELD_IDS]
-            return rng.choice(natural if natural and rng.random() < 0.75 else melds)
+            return choice(rng, natural if natural and rng.random() < 0.75 else melds)
         if ASK_ID in plain and rng.random() < self.ask_rate:
             return ASK_ID
         discards = plain[bisect_left(plain, DISCARD_BASE) : bisect_left(plain, ASK_ID)]
         clean = [mid for mid in discards if mid in PLAIN_DISCARD_IDS]
         if clean and rng.random() < 0.9:
-            return rng.choice(clean)
-        return rng.choice(discards or plain or ids)
+            return choice(rng, clean)
+        return choice(rng, discards or plain or ids)
 
 
 def play_move(game: Game, choice: int | Move) -> None:
