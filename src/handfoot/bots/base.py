@@ -17,7 +17,7 @@ from __future__ import annotations
 import random
 from abc import ABC, abstractmethod
 from collections.abc import Iterator, Sequence
-from typing import overload
+from typing import Final, overload
 
 from mypy_extensions import mypyc_attr
 
@@ -28,8 +28,8 @@ from handfoot.engine.moves import Action, DecodedId, Move, move_for, move_id
 from handfoot.engine.state import HandState, Phase
 from handfoot.engine.views import SeatInfo, View
 
-YES = Move(Action.YES)
-NO = Move(Action.NO)
+YES: Final = Move(Action.YES)
+NO: Final = Move(Action.NO)
 
 
 @mypyc_attr(allow_interpreted_subclasses=True)
@@ -68,7 +68,8 @@ class Bot(ABC):
 # Every id taken apart once (the engine's table): ``DECODED[mid]`` or None for a number that is no move.
 DECODED: tuple[DecodedId | None, ...] = ENGINE_DECODED
 # The members read for every move built, looked up once (reading an enum's member costs a lookup each time).
-PICKUP, OVER = Action.PICKUP, Phase.OVER
+PICKUP: Final = Action.PICKUP
+OVER: Final = Phase.OVER
 
 
 def move_of_id_for(held: Sequence[int], pile_top: int, mid: int) -> Move:

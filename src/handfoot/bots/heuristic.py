@@ -25,7 +25,7 @@ from __future__ import annotations
 import math
 import random
 from collections.abc import Sequence
-from typing import Protocol
+from typing import Final, Protocol
 
 from mypy_extensions import mypyc_attr
 
@@ -57,27 +57,30 @@ from handfoot.rules.options import (
     RuleSet,
 )
 
-KIND_OF = C.KIND_OF
+KIND_OF: Final = C.KIND_OF
 # The members read for every decision, looked up once (reading an enum's member costs a lookup each time).
-DRAW, DISCARD, MELD, ASK, LAY, YES_ACTION = (
-    Action.DRAW,
-    Action.DISCARD,
-    Action.MELD,
-    Action.ASK,
-    Action.LAY,
-    Action.YES,
-)
-DRAW_PHASE, PLAY_PHASE, ANSWER_PHASE = Phase.DRAW, Phase.PLAY, Phase.ANSWER
+DRAW: Final = Action.DRAW
+DISCARD: Final = Action.DISCARD
+MELD: Final = Action.MELD
+ASK: Final = Action.ASK
+LAY: Final = Action.LAY
+YES_ACTION: Final = Action.YES
+DRAW_PHASE: Final = Phase.DRAW
+PLAY_PHASE: Final = Phase.PLAY
+ANSWER_PHASE: Final = Phase.ANSWER
 # The score of a staging step (stage, commit, cancel): played only through a plan (``plan_choice``).
-STEP_SCORE = -1e6
-STEP_ACTIONS = (Action.STAGE, Action.COMMIT, Action.CANCEL)
-HOLD_RED_THREES, NEVER_BEFORE_DOWN, REST_FROM_STOCK = (
-    RedThrees.HOLD,
-    PickupBeforeDown.NEVER,
-    PickupRestFrom.STOCK,
-)
-ANY_ADDITIONS, NATURAL_ADDITIONS = BookAdditions.ANY, BookAdditions.NATURALS
-JOKER, DEUCE, BLACK_THREE, RED_THREE, WILD_RANK = C.JOKER, C.DEUCE, C.BLACK_THREE, C.RED_THREE, C.WILD_RANK
+STEP_SCORE: Final = -1e6
+STEP_ACTIONS: Final = (Action.STAGE, Action.COMMIT, Action.CANCEL)
+HOLD_RED_THREES: Final = RedThrees.HOLD
+NEVER_BEFORE_DOWN: Final = PickupBeforeDown.NEVER
+REST_FROM_STOCK: Final = PickupRestFrom.STOCK
+ANY_ADDITIONS: Final = BookAdditions.ANY
+NATURAL_ADDITIONS: Final = BookAdditions.NATURALS
+JOKER: Final = C.JOKER
+DEUCE: Final = C.DEUCE
+BLACK_THREE: Final = C.BLACK_THREE
+RED_THREE: Final = C.RED_THREE
+WILD_RANK: Final = C.WILD_RANK
 
 
 class MeldLike(Protocol):
@@ -534,7 +537,7 @@ def wants_out(r: Reading) -> bool:
 
 # A red 3 laid by choice (red_threes = "lay_by_choice") earns its bonus and can never be discarded:
 # laying it at once is as good as the best meld.
-LAY_RED_THREE_SCORE = 400.0
+LAY_RED_THREE_SCORE: Final = 400.0
 
 
 def score_moves(view: View, legal: Sequence[Move]) -> list[float]:

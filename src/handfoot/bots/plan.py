@@ -11,6 +11,7 @@ the seat's cards and the table, so a bot asked again mid-staging finds the same 
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import Final
 
 from handfoot import cards as C
 from handfoot.engine.moves import (
@@ -27,9 +28,9 @@ from handfoot.engine.state import HandState, Meld, Phase
 from handfoot.engine.steps import steps_of
 from handfoot.engine.views import SeatInfo, View
 
-STAGE = Action.STAGE
+STAGE: Final = Action.STAGE
 # The ids that are steps of a staging (stage, commit, cancel): a bot plays them only through a plan.
-STEP_IDS = frozenset(
+STEP_IDS: Final = frozenset(
     mid
     for mid, d in enumerate(DECODED)
     if d is not None and d.action in (Action.STAGE, Action.COMMIT, Action.CANCEL)

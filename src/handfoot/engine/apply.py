@@ -35,20 +35,26 @@ RED_THREE: Final = C.RED_THREE
 DEUCE: Final = C.DEUCE
 # Enum members read on every move, bound once (on Python 3.11 reading ``Action.DRAW`` costs several times
 # reading a module constant).
-STAGE, COMMIT, CANCEL, MELD_ACTION = Action.STAGE, Action.COMMIT, Action.CANCEL, Action.MELD
-DRAW, PICKUP, DISCARD, ASK, YES, NO, KEEP, SWAP, LAY = (
-    Action.DRAW,
-    Action.PICKUP,
-    Action.DISCARD,
-    Action.ASK,
-    Action.YES,
-    Action.NO,
-    Action.KEEP,
-    Action.SWAP,
-    Action.LAY,
-)
-DRAW_PHASE, PLAY_PHASE, ANSWER_PHASE = Phase.DRAW, Phase.PLAY, Phase.ANSWER
-TURN, DREW, DISCARDED, MELDED = EventType.TURN, EventType.DREW, EventType.DISCARDED, EventType.MELDED
+STAGE: Final = Action.STAGE
+COMMIT: Final = Action.COMMIT
+CANCEL: Final = Action.CANCEL
+MELD_ACTION: Final = Action.MELD
+DRAW: Final = Action.DRAW
+PICKUP: Final = Action.PICKUP
+DISCARD: Final = Action.DISCARD
+ASK: Final = Action.ASK
+YES: Final = Action.YES
+NO: Final = Action.NO
+KEEP: Final = Action.KEEP
+SWAP: Final = Action.SWAP
+LAY: Final = Action.LAY
+DRAW_PHASE: Final = Phase.DRAW
+PLAY_PHASE: Final = Phase.PLAY
+ANSWER_PHASE: Final = Phase.ANSWER
+TURN: Final = EventType.TURN
+DREW: Final = EventType.DREW
+DISCARDED: Final = EventType.DISCARDED
+MELDED: Final = EventType.MELDED
 LAY_DOWN: Final = RedThrees.LAY_DOWN
 
 

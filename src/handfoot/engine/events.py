@@ -10,7 +10,7 @@ book's kind in ``detail``; ``foot`` counts the Foot's cards; ``hand_over`` says 
 from __future__ import annotations
 
 from enum import StrEnum
-from typing import NamedTuple
+from typing import Final, NamedTuple
 
 
 class EventType(StrEnum):
@@ -49,7 +49,8 @@ class Event(NamedTuple):
     rank: int = -1
 
 
-MELD_BEGAN, MELD_ADDED = "began", "added"  # the ``detail`` of a ``melded`` event
+MELD_BEGAN: Final = "began"  # the ``detail`` of a ``melded`` event
+MELD_ADDED: Final = "added"
 BOOK_KINDS: tuple[str, ...] = ("clean", "dirty", "wild")  # the ``detail`` of a ``book`` event, by status
 
 

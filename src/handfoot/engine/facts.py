@@ -30,16 +30,15 @@ UNKNOWN: Final = 1 << 20  # a bound that says nothing
 KIND_OF: Final = C.KIND_OF
 _NO_BOUNDS: Final[tuple[int, ...]] = (UNKNOWN,) * C.NUM_KINDS
 # The members read for every move, looked up once (reading an enum's member costs a lookup each time).
-DRAW, DRAW_PHASE = Action.DRAW, Phase.DRAW
-NEW_HAND, DREW, TOOK_PILE, TOOK_TOP, MELDED, DISCARDED, FOOT = (
-    EventType.NEW_HAND,
-    EventType.DREW,
-    EventType.TOOK_PILE,
-    EventType.TOOK_TOP,
-    EventType.MELDED,
-    EventType.DISCARDED,
-    EventType.FOOT,
-)
+DRAW: Final = Action.DRAW
+DRAW_PHASE: Final = Phase.DRAW
+NEW_HAND: Final = EventType.NEW_HAND
+DREW: Final = EventType.DREW
+TOOK_PILE: Final = EventType.TOOK_PILE
+TOOK_TOP: Final = EventType.TOOK_TOP
+MELDED: Final = EventType.MELDED
+DISCARDED: Final = EventType.DISCARDED
+FOOT: Final = EventType.FOOT
 
 
 class HandFacts:

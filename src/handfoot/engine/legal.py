@@ -32,7 +32,10 @@ from handfoot.engine.state import HandState, Phase
 from handfoot.rules.options import RedThrees
 
 # Enum members read on every call, bound once (cheaper than ``Phase.DRAW`` on Python 3.11).
-DRAW_PHASE, ANSWER_PHASE, PICK_FOOT_PHASE, OVER_PHASE = Phase.DRAW, Phase.ANSWER, Phase.PICK_FOOT, Phase.OVER
+DRAW_PHASE: Final = Phase.DRAW
+ANSWER_PHASE: Final = Phase.ANSWER
+PICK_FOOT_PHASE: Final = Phase.PICK_FOOT
+OVER_PHASE: Final = Phase.OVER
 LAY_BY_CHOICE: Final = RedThrees.LAY_BY_CHOICE
 # The discard id of each kind, by kind.
 DISCARD_IDS: Final[tuple[int, ...]] = tuple(DISCARD_BASE + kind for kind in range(C.NUM_KINDS))

@@ -39,18 +39,23 @@ BLACK_THREE: Final = C.BLACK_THREE
 JOKER: Final = C.JOKER
 DEUCE: Final = C.DEUCE
 WILD_RANK: Final = C.WILD_RANK
-NO_FEET_RULE, ENTERED = AllFeet.NONE, AllFeet.ENTERED
+NO_FEET_RULE: Final = AllFeet.NONE
+ENTERED: Final = AllFeet.ENTERED
 NO_WAIVER: Final = OpeningWaiver.NONE
 # Enum members read on hot paths, bound once (cheaper than ``WildLimit.AT_MOST_NATURALS`` on Python 3.11).
 AT_MOST_NATURALS: Final = WildLimit.AT_MOST_NATURALS
-ANY_ADDITIONS, NATURAL_ADDITIONS = BookAdditions.ANY, BookAdditions.NATURALS
+ANY_ADDITIONS: Final = BookAdditions.ANY
+NATURAL_ADDITIONS: Final = BookAdditions.NATURALS
 NO_THREE_BOOKS: Final = BlackThreeBooks.NONE
-FORBIDDEN_EMPTY, FORBIDDEN_OUT = EmptyWithoutOut.FORBIDDEN, OutByMeld.FORBIDDEN
+FORBIDDEN_EMPTY: Final = EmptyWithoutOut.FORBIDDEN
+FORBIDDEN_OUT: Final = OutByMeld.FORBIDDEN
 PLAYER_OWNS: Final = MeldOwner.PLAYER
 REQUIRED: Final = Permission.REQUIRED
 
 # Where a group of a rank goes (``resolve``): onto the existing meld, a new meld, or nowhere (closed).
-ADD, NEW, CLOSED = 0, 1, 2
+ADD: Final = 0
+NEW: Final = 1
+CLOSED: Final = 2
 NOT_A_BOOK: Final = -1  # a meld that is no book (clean 0, dirty 1, wild 2 index ``HandState.books``)
 
 
@@ -189,15 +194,13 @@ class GoOutNeed(NamedTuple):
 # The requirements for going out, in the order the engine judges them (``unmet_go_out``): books (clean,
 # dirty, wild, any), partners in their Foot, the partner's answer (a no given this turn, or none asked for
 # where the rules require one).
-(
-    GO_OUT_CLEAN,
-    GO_OUT_DIRTY,
-    GO_OUT_WILD,
-    GO_OUT_BOOKS,
-    PARTNERS_IN_FOOT,
-    PARTNER_SAID_NO,
-    PARTNER_NOT_ASKED,
-) = range(7)
+GO_OUT_CLEAN: Final = 0
+GO_OUT_DIRTY: Final = 1
+GO_OUT_WILD: Final = 2
+GO_OUT_BOOKS: Final = 3
+PARTNERS_IN_FOOT: Final = 4
+PARTNER_SAID_NO: Final = 5
+PARTNER_NOT_ASKED: Final = 6
 
 
 def unmet_go_out(

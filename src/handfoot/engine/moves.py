@@ -53,15 +53,19 @@ class Action(IntEnum):
 
 # The actions, bound once: reading ``Action.MELD`` costs several times reading a module constant on
 # Python 3.11 (``move_id`` and ``move_for`` run for every move).
-DRAW_ACTION, PICKUP_ACTION, MELD_ACTION, DISCARD_ACTION = (
-    Action.DRAW,
-    Action.PICKUP,
-    Action.MELD,
-    Action.DISCARD,
-)
-ASK_ACTION, YES_ACTION, NO_ACTION, KEEP_ACTION = Action.ASK, Action.YES, Action.NO, Action.KEEP
-SWAP_ACTION, LAY_ACTION, STAGE_ACTION = Action.SWAP, Action.LAY, Action.STAGE
-COMMIT_ACTION, CANCEL_ACTION = Action.COMMIT, Action.CANCEL
+DRAW_ACTION: Final = Action.DRAW
+PICKUP_ACTION: Final = Action.PICKUP
+MELD_ACTION: Final = Action.MELD
+DISCARD_ACTION: Final = Action.DISCARD
+ASK_ACTION: Final = Action.ASK
+YES_ACTION: Final = Action.YES
+NO_ACTION: Final = Action.NO
+KEEP_ACTION: Final = Action.KEEP
+SWAP_ACTION: Final = Action.SWAP
+LAY_ACTION: Final = Action.LAY
+STAGE_ACTION: Final = Action.STAGE
+COMMIT_ACTION: Final = Action.COMMIT
+CANCEL_ACTION: Final = Action.CANCEL
 
 
 class Group(NamedTuple):

@@ -12,6 +12,8 @@ the rest of the phase. Bots plan with them too; what is played is the steps (``s
 
 from __future__ import annotations
 
+from typing import Final
+
 from handfoot import cards as C
 from handfoot.engine.melding import meld_refusal
 from handfoot.engine.moves import Action, Group, Move, move_for, pick_cards
@@ -28,7 +30,7 @@ from handfoot.rules.options import (
     WildLimit,
 )
 
-NO_WAIVER = OpeningWaiver.NONE
+NO_WAIVER: Final = OpeningWaiver.NONE
 
 
 def _wild_room(s: HandState, naturals: int, wilds: int) -> int:

@@ -7,6 +7,7 @@ one from what a family writes down after a paper game. Both score it with ``scor
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Final
 
 from handfoot import cards as C
 from handfoot.rules.options import RedThreeBonusIf, RedThrees, RuleSet
@@ -49,7 +50,7 @@ class ScoreLine:
     points: int
 
 
-BOOK_WORDS = ("clean books", "dirty books", "wild books")
+BOOK_WORDS: Final = ("clean books", "dirty books", "wild books")
 
 
 def _book_lines(rules: RuleSet, tally: Tally) -> list[ScoreLine]:

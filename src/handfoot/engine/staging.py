@@ -44,16 +44,24 @@ from handfoot.engine.state import HandState, Phase
 from handfoot.rules.options import BlackThreeBooks, OpeningScope, OpeningWaiver, PickupBeforeDown
 
 KIND_OF: Final = C.KIND_OF
-JOKER, DEUCE, BLACK_THREE, WILD_RANK = C.JOKER, C.DEUCE, C.BLACK_THREE, C.WILD_RANK
+JOKER: Final = C.JOKER
+DEUCE: Final = C.DEUCE
+BLACK_THREE: Final = C.BLACK_THREE
+WILD_RANK: Final = C.WILD_RANK
 NATURAL_RANKS: Final = C.NATURAL_KINDS
 
 # Enum members read on every call, bound once (cheaper than ``Phase.PLAY`` on Python 3.11).
-PLAY_PHASE, DRAW_PHASE = Phase.PLAY, Phase.DRAW
-NO_THREE_BOOKS, NEVER_BEFORE_DOWN = BlackThreeBooks.NONE, PickupBeforeDown.NEVER
+PLAY_PHASE: Final = Phase.PLAY
+DRAW_PHASE: Final = Phase.DRAW
+NO_THREE_BOOKS: Final = BlackThreeBooks.NONE
+NEVER_BEFORE_DOWN: Final = PickupBeforeDown.NEVER
 TURN_SCOPE: Final = OpeningScope.TURN
 NO_WAIVER: Final = OpeningWaiver.NONE
 # What staging is open for (``staging_mode``).
-NONE, OPENING, PICKUP, BLACK_THREES = 0, 1, 2, 3
+NONE: Final = 0
+OPENING: Final = 1
+PICKUP: Final = 2
+BLACK_THREES: Final = 3
 
 
 def staging_mode(s: HandState, seat: int) -> int:

@@ -10,13 +10,15 @@ other (a group of more than three cards as three, then one at a time), each step
 
 from __future__ import annotations
 
+from typing import Final
+
 from handfoot import cards as C
 from handfoot.engine.moves import Action, Group, Move, move_id
 from handfoot.engine.staging import BLACK_THREES, NONE, staging_mode
 from handfoot.engine.state import HandState, Phase
 
-KIND_OF = C.KIND_OF
-COMMIT = Move(Action.COMMIT)
+KIND_OF: Final = C.KIND_OF
+COMMIT: Final = Move(Action.COMMIT)
 
 
 def split_group(group: Group) -> list[Group]:

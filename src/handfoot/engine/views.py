@@ -11,6 +11,7 @@ from __future__ import annotations
 import random
 from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import Final
 
 from handfoot import cards as C
 from handfoot.engine.moves import Group
@@ -18,9 +19,9 @@ from handfoot.engine.shuffle import shuffle
 from handfoot.engine.state import EndReason, HandState, Meld, Phase
 from handfoot.rules.options import PileVisible, RuleSet
 
-SPECTATOR = -1
-KIND_OF = C.KIND_OF
-PILE_ALL = PileVisible.ALL  # read for every SeatInfo: looked up once
+SPECTATOR: Final = -1
+KIND_OF: Final = C.KIND_OF
+PILE_ALL: Final = PileVisible.ALL  # read for every SeatInfo: looked up once
 
 
 @dataclass(frozen=True)
@@ -227,8 +228,8 @@ class SeatInfo:
         )
 
 
-_NO_KINDS = (0,) * C.NUM_KINDS
-_NO_CARDS = (0,) * C.NUM_CARD_IDS
+_NO_KINDS: Final = (0,) * C.NUM_KINDS
+_NO_CARDS: Final = (0,) * C.NUM_CARD_IDS
 
 
 def seat_info(s: HandState, seat: int) -> SeatInfo:

@@ -10,7 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field, fields, replace
 from enum import StrEnum
 from functools import cache
-from typing import Any
+from typing import Any, Final
 
 from handfoot import cards as C
 
@@ -176,7 +176,7 @@ STANDARD_CARD_VALUES: tuple[int, ...] = (50, 20, 20, 10, 10, 10, 10, 10, 10, 5, 
 
 # ``book_bonuses`` entries are (meld rank kind, book status, points); the status is 0 clean, 1 dirty,
 # 2 wild, or BOOK_ANY for a row that names the rank alone (any book of it).
-BOOK_ANY = -1
+BOOK_ANY: Final = -1
 BOOK_STATUS_WORDS: tuple[str, ...] = ("clean", "dirty")
 
 
