@@ -15,9 +15,9 @@ its own anchor:
   anchor is OpenSpiel's ``gin_rummy`` (its C++ core driven from Python, a uniformly random legal action
   at every decision, chance outcomes not counted); RLCard's gin rummy environment is shown beside it.
 * **rl**: reinforcement-learning environment steps per CPU second with random masked actions. handfoot's
-  PettingZoo AEC env (``bench_rl.py``'s loop), and its batched env (``BatchEnv``, 32 tables, pure
-  Python); the anchor is RLCard's gin rummy env; PettingZoo's own ``gin_rummy_v4`` (built on RLCard) is
-  shown beside it.
+  PettingZoo AEC env (``bench_rl.py``'s loop), and its batched env (``BatchEnv``, 32 tables, one move
+  per table a step), each pure and compiled; the anchor is RLCard's gin rummy env; PettingZoo's own
+  ``gin_rummy_v4`` (built on RLCard) is shown beside it.
 
 Each candidate is a separate process pinned to one core (``--core``), run for ``--seconds`` of CPU time,
 and the candidates take turns: every round runs each of them once, in an order that reverses from one
@@ -92,7 +92,8 @@ def candidates(python: str, anchor_python: str, compiled: Path, only_handfoot: b
         out.append(Candidate(figure, "handfoot compiled", (python, handfoot, "--what", figure), compiled_env))
         if figure == "rl":
             batched = (python, handfoot, "--what", "rl-batch")
-            out.append(Candidate(figure, "handfoot batched (32 tables)", batched, pure_env))
+            out.append(Candidate(figure, "handfoot batched pure (32 tables)", batched, pure_env))
+            out.append(Candidate(figure, "handfoot batched compiled", batched, compiled_env))
         if not only_handfoot:
             out.append(Candidate(figure, anchor[0], (anchor_python, *anchor[1:]), anchor=True))
             out.append(Candidate(figure, beside[0], (anchor_python, *beside[1:])))
@@ -122,7 +123,7 @@ def run_once(candidate: Candidate, seconds: float, core: int | None) -> float:
         last = (done.stderr.strip().splitlines() or ["(no output)"])[-1]
         raise RuntimeError(f"exit {done.returncode}: {last}")
     report = json.loads(done.stdout.strip().splitlines()[-1])
-    if candidate.name == "handfoot compiled" and not report.get("compiled"):
+    if "compiled" in candidate.name and not report.get("compiled"):
         raise RuntimeError("the engine imported is not the mypyc build (make build/compiled/.built)")
     return float(report["units"]) / float(report["cpu"])
 
@@ -184,10 +185,10 @@ def table(rows: list[dict[str, object]], rounds: int, seconds: float) -> str:
         f"{rounds} round(s) of {seconds:g} CPU s per candidate, one core each, interleaved; "
         f"{platform.python_implementation()} {platform.python_version()}, {platform.machine()}, "
         f"{os.cpu_count()} cores",
-        f"{'figure':<6} {'candidate':<26} {'ratio to anchor [min, max]':<30} {'per CPU second [min, max]'}",
+        f"{'figure':<6} {'candidate':<34} {'ratio to anchor [min, max]':<30} {'per CPU second [min, max]'}",
     ]
     for row in rows:
-        head = f"{row['figure']:<6} {row['name']:<26} "
+        head = f"{row['figure']:<6} {row['name']:<34} "
         if "per_cpu_second" not in row:
             lines.append(head + f"not measured: {row['error']}")
             continue
