@@ -29,11 +29,12 @@ def test_per_hand_values_survive_pickle() -> None:
     assert [again.for_hand(i).go_out_books for i in range(4)] == [1, 2, 3, 3]
 
 
-def test_a_copy_is_the_rule_set_itself_and_a_game_copied_deep_shares_it() -> None:
+def test_a_copy_is_the_rule_set_itself_and_what_is_copied_with_it_shares_it() -> None:
     rules = preset("in-laws")
     assert copy.copy(rules) is rules and copy.deepcopy(rules) is rules
-    game = Game(rules, 4, seed=3)
-    assert copy.deepcopy(game).rules is rules
+    table = {"rules": rules, "seats": [1, 2]}
+    assert copy.deepcopy(table)["rules"] is rules
+    assert Game(rules, 4, seed=3).copy().rules is rules
 
 
 def test_a_rule_set_is_never_changed_in_place() -> None:

@@ -14,9 +14,9 @@ import numpy as np
 import numpy.typing as npt
 
 from handfoot import cards as C
-from handfoot.engine import Group, Seating
+from handfoot.engine import Group, Meld, Seating
 from handfoot.engine.views import SeatInfo
-from handfoot.rl.layout import KINDS, MAX_SEATS, POINTS_SCALE, SIZE, START
+from handfoot.rl.layout import KINDS, MAX_SEATS, OFFSETS, POINTS_SCALE, SIZE, START
 from handfoot.rules.options import RuleSet
 
 KIND_OF = C.KIND_OF
@@ -57,6 +57,14 @@ _OUT = START["out_seat"]
 
 
 _NONE_KNOWN = (0,) * KINDS
+# The table's entries, meld_open then meld_earlier: one stretch of the vector, kept per observer and table
+# (``_TableEntries``) and copied in whole.
+_MELDS = START["meld_open"]
+_MELDS_END = OFFSETS["meld_earlier"].stop
+assert OFFSETS["meld_open"].stop == START["meld_earlier"], "meld_open and meld_earlier must be adjacent"
+# Tables' entries kept at once by one encoder (a batch of tables shares one: 32 tables of 4 seats is 128);
+# one more starts afresh.
+_TABLES_KEPT = 512
 
 
 def _slots(out: npt.NDArray[np.float32]) -> MutableSequence[float]:
@@ -76,8 +84,27 @@ def _order(first: int, items: Sequence[int]) -> list[int]:
     return out
 
 
+class _TableEntries:
+    """One observer's table entries as last written (``Encoder._encode_table``): the melds met so far, in
+    table order (the engine only adds melds to the end and cards to a meld), each one's size then and its
+    entry key, and the entries themselves."""
+
+    __slots__ = ("block", "first", "keys", "melds", "sizes")
+
+    def __init__(self, first: Meld) -> None:
+        self.first = first  # the table's first meld: held, so its id names this table while the entry lives
+        self.melds: list[Meld] = []
+        self.sizes: list[int] = []
+        self.keys: list[int] = []
+        self.block: npt.NDArray[np.float32] = np.zeros(_MELDS_END - _MELDS, dtype=np.float32)
+
+
 class Encoder:
-    """Observation vectors for one table (rules and player count): relative slots are worked out once."""
+    """Observation vectors for one table (rules and player count): relative slots are worked out once.
+
+    The table's entries (each meld's) change a meld at a time, so they are kept per observing seat and
+    table (by the table's first meld) and only the ranks whose melds changed are written again; a vector
+    is the same as one encoded afresh."""
 
     def __init__(self, rules: RuleSet, players: int) -> None:
         if not 1 <= players <= MAX_SEATS:
@@ -113,6 +140,13 @@ class Encoder:
             ):
                 base[index] = 1
             self.static.append(base)
+        self._tables: dict[tuple[int, int], _TableEntries] = {}
+
+    def __getstate__(self) -> dict[str, object]:
+        """Pickled (and deep-copied) without the kept table entries: they name melds by identity."""
+        state = dict(self.__dict__)
+        state["_tables"] = {}
+        return state
 
     def encode(self, info: SeatInfo, totals: Sequence[int]) -> npt.NDArray[np.float32]:
         """The observation vector of ``info.seat`` (a seat, not a spectator) from its ``SeatInfo`` (the
@@ -175,26 +209,8 @@ class Encoder:
             obs[at] = clean
             obs[at + 1] = dirty
             obs[at + 2] = wild
-        rank_base = self.rank_base[me]  # KINDS * owner slot, per owner
-        # in table order: each meld writes its (owner slot, rank) open entries, so the latest one stays;
-        # one met before it of the same key is a closed book, counted with its cards in meld_earlier
-        sizes: dict[int, int] = {}  # the size of the latest meld of each key so far
-        for meld in info.table:
-            key = rank_base[meld.owner] + meld.rank
-            cards = meld.cards
-            size = len(cards)
-            before = sizes.get(key)
-            if before is not None:
-                at = _MELD_EARLIER + 2 * key
-                obs[at] += 1
-                obs[at + 1] += before
-            sizes[key] = size
-            wilds = meld.wilds
-            jokers = cards.count(JOKER_ID) if wilds else 0
-            at = _MELD_OPEN + 3 * key
-            obs[at] = size - wilds
-            obs[at + 1] = jokers
-            obs[at + 2] = wilds - jokers
+        if info.table:
+            self._encode_table(out, obs, me, info.table)
         red_threes = info.red_threes
         for side, slot in enumerate(self.side_slot[me]):
             obs[_SIDE_RED + slot] = len(red_threes[side])
@@ -213,6 +229,42 @@ class Encoder:
             for card in info.pile:
                 obs[_PILE_SEEN + KIND_OF[card]] += 1
 
+    def _encode_table(
+        self, out: npt.NDArray[np.float32], obs: MutableSequence[float], me: int, table: Sequence[Meld]
+    ) -> None:
+        """Write the table's entries (``meld_open``, ``meld_earlier``) as seat ``me`` sees them: copied
+        from what was written for ``me`` at this table before, the ranks whose melds grew or began since
+        then written again."""
+        first = table[0]
+        entry = self._tables.get((me, id(first)))
+        if entry is None or entry.first is not first or len(table) < len(entry.melds):
+            if len(self._tables) >= _TABLES_KEPT:
+                self._tables.clear()
+            entry = self._tables[(me, id(first))] = _TableEntries(first)  # the entries start all zero
+        else:
+            out[_MELDS:_MELDS_END] = entry.block
+        melds, sizes, keys = entry.melds, entry.sizes, entry.keys
+        changed: list[int] = []
+        for index, meld in enumerate(melds):
+            size = len(meld.cards)
+            if size != sizes[index]:
+                sizes[index] = size
+                if keys[index] not in changed:
+                    changed.append(keys[index])
+        rank_base = self.rank_base[me]  # KINDS * owner slot, per owner
+        for meld in table[len(melds) :]:
+            key = rank_base[meld.owner] + meld.rank
+            melds.append(meld)
+            sizes.append(len(meld.cards))
+            keys.append(key)
+            if key not in changed:
+                changed.append(key)
+        if not changed:
+            return
+        for key in changed:
+            _write_rank(obs, key, melds, keys)
+        entry.block[:] = out[_MELDS:_MELDS_END]
+
     def _encode_staged(self, obs: MutableSequence[float], staged: Sequence[Group]) -> None:
         values = self.values
         points = 0
@@ -224,3 +276,29 @@ class Encoder:
                 obs[base + (1 if kind == JOKER else 2 if kind == DEUCE else 0)] += 1
                 points += values[kind]
         obs[_STAGED_POINTS] = points / POINTS_SCALE
+
+
+def _write_rank(obs: MutableSequence[float], key: int, melds: Sequence[Meld], keys: Sequence[int]) -> None:
+    """Write the entries of one (owner slot, rank) ``key`` from the table's melds (``keys``: each one's
+    key): its latest meld's naturals, jokers and deuces (``meld_open``); the melds before the latest
+    (closed books) and their cards (``meld_earlier``)."""
+    latest: Meld | None = None
+    earlier = earlier_cards = 0
+    for index, meld_key in enumerate(keys):
+        if meld_key == key:
+            if latest is not None:
+                earlier += 1
+                earlier_cards += len(latest.cards)
+            latest = melds[index]
+    if latest is None:
+        return
+    cards = latest.cards
+    wilds = latest.wilds
+    jokers = cards.count(JOKER_ID) if wilds else 0
+    at = _MELD_OPEN + 3 * key
+    obs[at] = len(cards) - wilds
+    obs[at + 1] = jokers
+    obs[at + 2] = wilds - jokers
+    at = _MELD_EARLIER + 2 * key
+    obs[at] = earlier
+    obs[at + 1] = earlier_cards

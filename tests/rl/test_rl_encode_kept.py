@@ -1,0 +1,108 @@
+"""The encoder keeps each observer's table entries and writes again only the ranks whose melds changed
+(rl/encode.py): every vector equals the one an encoder that kept nothing writes, at every position of
+random play, for every seat, under every preset and player count, and with one encoder shared by several
+tables at once (as ``BatchEnv`` shares one)."""
+
+from __future__ import annotations
+
+import copy
+import pickle
+import random
+
+import numpy as np
+import pytest
+
+from handfoot import cards as C
+from handfoot.engine import Game, Meld
+from handfoot.engine.views import seat_info
+from handfoot.rl.encode import Encoder
+from handfoot.rl.layout import KINDS, MAX_SEATS, OFFSETS, START
+from handfoot.rules import PRESET_NAMES, preset
+from helpers.play import RandomPlayer, play_move
+
+CASES = [
+    (name, players)
+    for name in PRESET_NAMES
+    for players in preset(name).players_allowed
+    if players <= MAX_SEATS
+]
+
+
+TABLE = slice(START["meld_open"], OFFSETS["meld_earlier"].stop)
+
+
+def afresh(rules_name: str, players: int) -> Encoder:
+    """An encoder that has kept nothing yet."""
+    return Encoder(preset(rules_name), players)
+
+
+def table_entries(encoder: Encoder, me: int, table: tuple[Meld, ...]) -> np.ndarray:
+    """The table's entries for observer ``me`` worked out whole, meld by meld in table order, as the
+    layout describes them (independently of the encoder's own code): per (owner slot, rank) the latest
+    meld's naturals, jokers and deuces; the melds before it and their cards."""
+    out = np.zeros(TABLE.stop - TABLE.start, dtype=np.float32)
+    open_at, earlier_at = 0, START["meld_earlier"] - TABLE.start
+    latest: dict[int, Meld] = {}
+    for meld in table:
+        key = KINDS * encoder.owner_slot[me][meld.owner] + meld.rank
+        if key in latest:
+            out[earlier_at + 2 * key] += 1
+            out[earlier_at + 2 * key + 1] += len(latest[key].cards)
+        latest[key] = meld
+    for key, meld in latest.items():
+        jokers = sum(1 for card in meld.cards if C.KIND_OF[card] == C.JOKER)
+        deuces = sum(1 for card in meld.cards if C.KIND_OF[card] == C.DEUCE)
+        out[open_at + 3 * key : open_at + 3 * key + 3] = (len(meld.cards) - jokers - deuces, jokers, deuces)
+    return out
+
+
+def compare_along_random_play(name: str, players: int, moves: int = 260) -> int:
+    """Play three tables at random for ``moves`` moves each with one encoder, comparing every seat's
+    vector at every position with one encoded afresh and its table entries with ``table_entries``; returns
+    how many vectors held a closed book (``meld_earlier`` entries)."""
+    rules = preset(name)
+    kept = Encoder(rules, players)
+    tables = [Game(rules, players, seed=seed) for seed in range(3)]  # one encoder for three tables
+    movers = [RandomPlayer(random.Random(seed)) for seed in range(3)]
+    compared = most_melds = closed_books = 0
+    for _ in range(moves):
+        for game, mover in zip(tables, movers, strict=True):
+            if game.finished:
+                continue
+            state = game.state
+            most_melds = max(most_melds, len(state.melds))
+            for seat in range(players):
+                info = seat_info(state, seat)
+                mine = kept.encode(info, game.totals)
+                fresh = afresh(name, players).encode(info, game.totals)
+                where = (name, players, game.state.move_count, seat)
+                assert np.array_equal(mine, fresh), where
+                assert np.array_equal(mine[TABLE], table_entries(kept, seat, info.table)), where
+                closed_books += int(mine[START["meld_earlier"] : TABLE.stop].any())
+                compared += 1
+            play_move(game, mover.choose(state, game.legal_ids()))
+    assert compared > 1000 and most_melds >= 6  # the tables were played into, with melds on them
+    return closed_books
+
+
+@pytest.mark.parametrize(("name", "players"), CASES, ids=[f"{n}-{p}p" for n, p in CASES])
+def test_every_vector_equals_one_encoded_afresh(name: str, players: int) -> None:
+    compare_along_random_play(name, players)
+
+
+def test_closed_books_are_among_the_vectors_compared() -> None:
+    """Under marmot a book closes and a new meld of its rank begins: its ``meld_earlier`` entries are
+    compared too."""
+    assert compare_along_random_play("marmot", 4) > 0
+
+
+def test_a_copy_or_a_pickle_keeps_no_entries_and_encodes_the_same() -> None:
+    game = Game(preset("kitchen-table"), 4, seed=5)
+    mover = RandomPlayer(random.Random(5))
+    kept = Encoder(game.rules, 4)
+    while len(game.state.melds) < 3:
+        play_move(game, mover.choose(game.state, game.legal_ids()))
+        kept.encode(seat_info(game.state, game.state.to_move), game.totals)
+    info = seat_info(game.state, 0)
+    for other in (copy.deepcopy(kept), pickle.loads(pickle.dumps(kept))):
+        assert np.array_equal(other.encode(info, game.totals), kept.encode(info, game.totals))
