@@ -4,6 +4,8 @@ changes, across hand ends and the end of the game."""
 
 from __future__ import annotations
 
+import copy
+import pickle
 import random
 
 import pytest
@@ -41,10 +43,38 @@ def test_moves_on_a_copy_leave_the_original_as_it_was(preset: str) -> None:
             chosen = player.choose(game.state, game.legal_ids())
             move = chosen if isinstance(chosen, Move) else game.move_of_id(chosen)
             before = fingerprint(game)
-            copy = game.copy()
-            copy.apply(move)
+            copied = game.copy()
+            copied.apply(move)
             assert fingerprint(game) == before
             game.apply(move)
-            assert fingerprint(copy) == fingerprint(game)
+            assert fingerprint(copied) == fingerprint(game)
             steps += 1
         assert game.finished, "the games reach their end (hand ends and the game's end are copied too)"
+
+
+@pytest.mark.parametrize("preset", PRESET_NAMES)
+def test_a_game_deep_copied_or_pickled_is_the_same_game_and_plays_on_alike(preset: str) -> None:
+    """``copy.deepcopy`` (``Game.copy``) and ``pickle`` (the game replayed from its seed and moves) give the
+    same game, across a hand's end, in the pure and the compiled build alike (compiled with mypyc a class
+    is made only through its constructor: ``make test-compiled`` runs this)."""
+    rules = load_rules({"extends": preset, "game_end": "hands", "hands_per_game": 2})
+    game = Game(rules, None, 7, 1)
+    player = RandomPlayer(random.Random(7))
+    checked = 0
+    while not game.finished:
+        if game.state.move_count % 37 == 0 or (game.results and checked < 3):
+            twins = [copy.deepcopy(game), pickle.loads(pickle.dumps(game))]
+            for twin in twins:
+                assert fingerprint(twin) == fingerprint(game) and twin is not game
+                assert twin.state is not game.state and twin.state == game.state
+            checked += 1
+        chosen = player.choose(game.state, game.legal_ids())
+        move = chosen if isinstance(chosen, Move) else game.move_of_id(chosen)
+        game.apply(move)
+    assert checked > 5
+    state = game.state
+    for again in (copy.deepcopy(state), pickle.loads(pickle.dumps(state))):
+        assert again == state and again is not state
+    facts = game.facts
+    for again_facts in (copy.deepcopy(facts), pickle.loads(pickle.dumps(facts))):
+        assert again_facts.snapshot() == facts.snapshot()

@@ -30,6 +30,10 @@ class DealSpec:
     stock_top: tuple[int, ...] = ()
     discard: tuple[int, ...] | None = None
 
+    def __reduce__(self) -> tuple[type[DealSpec], tuple[object, ...]]:
+        """Pickled through the constructor (compiled with mypyc, the only way one is made)."""
+        return (DealSpec, (self.hands, self.feet, self.stock_top, self.discard))
+
 
 def hand_rng(seed: int, hand_index: int) -> random.Random:
     """The random source of one hand of a game: stable across runs and Python versions."""

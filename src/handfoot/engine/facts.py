@@ -18,6 +18,7 @@ could take, which the bound then misjudges. ``Game`` keeps one per hand and hand
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Final
 
 from handfoot import cards as C
@@ -160,6 +161,17 @@ class HandFacts:
         other._snapshot = self._snapshot
         return other
 
+    def __deepcopy__(self, memo: dict[int, object]) -> HandFacts:
+        """``copy``."""
+        other = self.copy()
+        memo[id(self)] = other
+        return other
+
+    def __reduce__(self) -> tuple[Callable[..., HandFacts], tuple[object, ...]]:
+        """Pickled as its bounds (worked in first), rebuilt through the constructor (``restored_facts``)."""
+        self._work_in()
+        return (restored_facts, ([list(row) for row in self._caps],))
+
     @property
     def caps(self) -> list[list[int]]:
         """A copy of the bounds now: per seat, per kind (``UNKNOWN``: none)."""
@@ -207,3 +219,14 @@ def _lower(caps: list[int], cards: tuple[int, ...]) -> bool:
             caps[kind] = cap - 1
             changed = True
     return changed
+
+
+def restored_facts(caps: list[list[int]]) -> HandFacts:
+    """The HandFacts whose bounds are ``caps`` (per seat, per kind; ``UNKNOWN``: none): how a pickled one
+    comes back."""
+    facts = HandFacts(len(caps))
+    for seat, row in enumerate(caps):
+        for kind, most in enumerate(row):
+            if most < UNKNOWN:
+                facts.bound(seat, kind, most)
+    return facts

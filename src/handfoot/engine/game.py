@@ -6,7 +6,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Final
 
@@ -143,6 +143,22 @@ class Game:
         other.state = self.state.copy()
         return other
 
+    def __deepcopy__(self, memo: dict[int, object]) -> Game:
+        """``copy``: what a deep copy needs, sharing only what is frozen (the rules, the hands' results,
+        the moves of the hands before this one)."""
+        other = self.copy()
+        memo[id(self)] = other
+        return other
+
+    def __reduce__(self) -> tuple[Callable[..., Game], tuple[object, ...]]:
+        """Pickled as what makes it (the rules, the players, the seed, the first dealer, the deals and
+        every hand's moves) and replayed when unpickled (``replayed_game``): the engine plays a seed the
+        same way every time. Compiled with mypyc a Game is made only through its constructor, so a pickle
+        cannot set its fields one by one."""
+        moves = tuple(tuple(hand) for hand in self.moves)
+        made = (self.rules, self.players, self.seed, self.first_dealer, tuple(self.deals))
+        return (replayed_game, (*made, moves))
+
     # --- the move interface
     @property
     def to_move(self) -> int | None:
@@ -254,3 +270,21 @@ class Game:
     def apply_text(self, text: str) -> list[Event]:
         """Play a move written in the notation (raises MoveSyntaxError or IllegalMove)."""
         return self.apply(parse_move(text))
+
+
+def replayed_game(
+    rules: RuleSet,
+    players: int,
+    seed: int,
+    dealer: int,
+    deals: Sequence[DealSpec | None],
+    moves: Sequence[Sequence[Move]],
+) -> Game:
+    """The game of ``rules`` for ``players`` dealt from ``seed`` (first dealer ``dealer``, explicit
+    ``deals``) with every hand's ``moves`` played in order: how a pickled Game comes back. Raises
+    IllegalMove if a move is not legal where it comes."""
+    game = Game(rules, players, seed, dealer, deals)
+    for hand in moves:
+        for move in hand:
+            game.apply(move)
+    return game

@@ -7,6 +7,7 @@ kept twice: per kind (what the rules count) and per card id (what is shown), upd
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from enum import IntEnum
 from typing import Final
 
@@ -329,3 +330,16 @@ class HandState:
 
     def __hash__(self) -> int:
         raise TypeError("a HandState is mutable and cannot be hashed")
+
+    def __deepcopy__(self, memo: dict[int, object]) -> HandState:
+        """``copy``: deep, sharing only the rules and the seating (neither ever changes)."""
+        other = self.copy()
+        memo[id(self)] = other
+        return other
+
+    def __reduce__(self) -> tuple[Callable[..., HandState], tuple[object, ...]]:
+        """Pickled as ``serialize.state_to_json`` writes it, read back by ``state_from_json`` (compiled
+        with mypyc a HandState is made only through its constructor)."""
+        from handfoot.engine.serialize import state_from_json, state_to_json  # serialize imports this
+
+        return (state_from_json, (state_to_json(self),))

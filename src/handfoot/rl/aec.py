@@ -259,6 +259,13 @@ class HandFootEnv(AECEnv):  # type: ignore[misc]
         out[base + KINDS : base + 2 * KINDS] = _kind_counts(state.pile)
         return out
 
+    def __getstate__(self) -> dict[str, Any]:
+        """Pickled (and deep-copied by ``clone``) without the seat views kept for this position: made
+        again when next asked for (compiled with mypyc, a view cannot be copied field by field)."""
+        state = dict(self.__dict__)
+        state["_views"] = {}
+        return state
+
     def clone(self) -> HandFootEnv:
         """An independent copy in the same position, staged opening, rewards and random generator: what
         is played in the copy (a search's rollouts) leaves this one as it was. ``pickle`` saves and
