@@ -5,6 +5,7 @@ changes, across hand ends and the end of the game."""
 from __future__ import annotations
 
 import copy
+import dataclasses
 import pickle
 import random
 
@@ -78,3 +79,33 @@ def test_a_game_deep_copied_or_pickled_is_the_same_game_and_plays_on_alike(prese
     facts = game.facts
     for again_facts in (copy.deepcopy(facts), pickle.loads(pickle.dumps(facts))):
         assert again_facts.snapshot() == facts.snapshot()
+
+
+def test_a_game_given_its_state_from_outside_pickles_as_it_is() -> None:
+    """A Game whose hand was set from outside (as the server rebuilds one from a snapshot: the state
+    given, the moves starting there) comes back from pickle as it is, not as its seed would deal it."""
+    rules = load_rules("kitchen-table")
+    played = Game(rules, 4, 11, 0)
+    player = RandomPlayer(random.Random(11))
+    for _ in range(40):
+        chosen = player.choose(played.state, played.legal_ids())
+        played.apply(chosen if isinstance(chosen, Move) else played.move_of_id(chosen))
+    rebuilt = Game(rules, 4, 11, 0)
+    rebuilt.state = played.state.copy()
+    rebuilt.moves = [[]]
+    for moves_after in (0, 1):
+        if moves_after:
+            chosen = player.choose(rebuilt.state, rebuilt.legal_ids())
+            rebuilt.apply(chosen if isinstance(chosen, Move) else rebuilt.move_of_id(chosen))
+        again = pickle.loads(pickle.dumps(rebuilt))
+        assert fingerprint(again) == fingerprint(rebuilt)
+        assert again.state.move_count == rebuilt.state.move_count >= 40
+
+
+def test_a_hand_state_pickles_with_its_very_rules_unchecked() -> None:
+    """The rule set travels as itself beside the state: one made by hand outside the checked ranges
+    still comes back, equal."""
+    rules = dataclasses.replace(load_rules("kitchen-table"), go_out_books=-3)
+    state = Game(rules, 4, 3, 0).state
+    again = pickle.loads(pickle.dumps(state))
+    assert again == state and again.rules == rules and again.rules.go_out_books == -3

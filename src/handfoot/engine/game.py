@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from typing import Final
+from typing import Final, NamedTuple
 
 from handfoot.engine.apply import apply_checked
 from handfoot.engine.deal import DealSpec, deal, hand_rng
@@ -45,6 +45,10 @@ class HandResult:
     tallies: tuple[Tally, ...]
     went_out: int | None
     reason: str
+
+    def __reduce__(self) -> tuple[type[HandResult], tuple[object, ...]]:
+        """Pickled through the constructor (compiled with mypyc, the only way one is made)."""
+        return (HandResult, (self.scores, self.tallies, self.went_out, self.reason))
 
 
 class Game:
@@ -151,13 +155,29 @@ class Game:
         return other
 
     def __reduce__(self) -> tuple[Callable[..., Game], tuple[object, ...]]:
-        """Pickled as what makes it (the rules, the players, the seed, the first dealer, the deals and
-        every hand's moves) and replayed when unpickled (``replayed_game``): the engine plays a seed the
-        same way every time. Compiled with mypyc a Game is made only through its constructor, so a pickle
-        cannot set its fields one by one."""
-        moves = tuple(tuple(hand) for hand in self.moves)
-        made = (self.rules, self.players, self.seed, self.first_dealer, tuple(self.deals))
-        return (replayed_game, (*made, moves))
+        """Pickled as its fields and rebuilt by ``restored_game`` (compiled with mypyc a Game is made only
+        through its constructor, so a pickle cannot set its fields one by one)."""
+        return (
+            restored_game,
+            (
+                self.rules,
+                self.players,
+                self.seed,
+                self.first_dealer,
+                tuple(self.deals),
+                GameParts(
+                    tuple(self.results),
+                    tuple(tuple(hand) for hand in self.moves),
+                    self._legal_cache,
+                    self.finished,
+                    self.winner,
+                    tuple(self.totals),
+                    tuple(self.deal_events),
+                    self.facts,
+                    self.state,
+                ),
+            ),
+        )
 
     # --- the move interface
     @property
@@ -272,19 +292,33 @@ class Game:
         return self.apply(parse_move(text))
 
 
-def replayed_game(
-    rules: RuleSet,
-    players: int,
-    seed: int,
-    dealer: int,
-    deals: Sequence[DealSpec | None],
-    moves: Sequence[Sequence[Move]],
+class GameParts(NamedTuple):
+    """What a Game holds beyond what it was made with (``Game.__reduce__``)."""
+
+    results: tuple[HandResult, ...]
+    moves: tuple[tuple[Move, ...], ...]
+    legal_cache: tuple[int, int, tuple[int, ...]]
+    finished: bool
+    winner: int | None
+    totals: tuple[int, ...]
+    deal_events: tuple[Event, ...]
+    facts: HandFacts
+    state: HandState
+
+
+def restored_game(
+    rules: RuleSet, players: int, seed: int, dealer: int, deals: Sequence[DealSpec | None], parts: GameParts
 ) -> Game:
-    """The game of ``rules`` for ``players`` dealt from ``seed`` (first dealer ``dealer``, explicit
-    ``deals``) with every hand's ``moves`` played in order: how a pickled Game comes back. Raises
-    IllegalMove if a move is not legal where it comes."""
-    game = Game(rules, players, seed, dealer, deals)
-    for hand in moves:
-        for move in hand:
-            game.apply(move)
+    """The Game ``Game.__reduce__`` took apart: made blank with what it was made with, then given the
+    rest (``parts``) as it was."""
+    game = Game(rules, players, seed, dealer, deals, blank=True)
+    game.results = list(parts.results)
+    game.moves = [list(hand) for hand in parts.moves]
+    game._legal_cache = parts.legal_cache
+    game.finished = parts.finished
+    game.winner = parts.winner
+    game.totals = list(parts.totals)
+    game.deal_events = list(parts.deal_events)
+    game.facts = parts.facts
+    game.state = parts.state
     return game

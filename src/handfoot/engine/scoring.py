@@ -6,7 +6,7 @@ one from what a family writes down after a paper game. Both score it with ``scor
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, fields
 from typing import Final
 
 from handfoot import cards as C
@@ -39,6 +39,10 @@ class Tally:
     short_melds: int = 0
     priced_books: tuple[tuple[int, int], ...] = ()
     open_wild_melds: int = 0
+
+    def __reduce__(self) -> tuple[type[Tally], tuple[object, ...]]:
+        """Pickled through the constructor (compiled with mypyc, the only way one is made)."""
+        return (Tally, tuple(getattr(self, f.name) for f in fields(self)))
 
 
 @dataclass(frozen=True)

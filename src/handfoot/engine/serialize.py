@@ -8,6 +8,7 @@ from handfoot import cards as C
 from handfoot.engine.moves import Group
 from handfoot.engine.state import EndReason, HandState, Meld, Phase
 from handfoot.rules.load import rules_from_mapping, rules_to_mapping
+from handfoot.rules.options import RuleSet
 
 
 def _cards_out(counts: list[int]) -> list[str]:
@@ -70,10 +71,12 @@ def state_to_json(s: HandState) -> dict[str, Any]:
     }
 
 
-def state_from_json(data: dict[str, Any]) -> HandState:
-    """The HandState ``state_to_json`` wrote (trusted input: raises KeyError/ValueError if malformed)."""
-    rules_data = dict(data["rules"])
-    rules = rules_from_mapping({"extends": "kitchen-table", **rules_data})
+def state_from_json(data: dict[str, Any], rules: RuleSet | None = None) -> HandState:
+    """The HandState ``state_to_json`` wrote (trusted input: raises KeyError/ValueError if malformed),
+    under ``rules`` where given (the rule set itself, not read back from ``data``, which then need not
+    hold it), else under the rules ``data`` holds."""
+    if rules is None:
+        rules = rules_from_mapping({"extends": "kitchen-table", **dict(data["rules"])})
     s = HandState(
         rules, int(data["players"]), int(data["hand_index"]), int(data["dealer"]), list(data["minimums"])
     )

@@ -338,8 +338,11 @@ class HandState:
         return other
 
     def __reduce__(self) -> tuple[Callable[..., HandState], tuple[object, ...]]:
-        """Pickled as ``serialize.state_to_json`` writes it, read back by ``state_from_json`` (compiled
-        with mypyc a HandState is made only through its constructor)."""
+        """Pickled as ``serialize.state_to_json`` writes it, with the rule set itself beside it (never
+        read back and checked again), and rebuilt by ``state_from_json``: compiled with mypyc a
+        HandState is made only through its constructor."""
         from handfoot.engine.serialize import state_from_json, state_to_json  # serialize imports this
 
-        return (state_from_json, (state_to_json(self),))
+        data = state_to_json(self)
+        del data["rules"]
+        return (state_from_json, (data, self.rules))

@@ -69,8 +69,7 @@ def game_from_snapshot(
     if "results" not in snap:
         return None
     game = Game(rules, players, seed, dealer)
-    state = state_from_json(snap["state"])
-    state.rules = rules
+    state = state_from_json(snap["state"], rules)
     game.state = state
     game.results = [
         HandResult(
