@@ -43,7 +43,7 @@ from handfoot.bots.plan import (
 from handfoot.bots.registry import register_bot
 from handfoot.engine.moves import YES_ID, Action, Move, group_counts, move_id
 from handfoot.engine.pile import IN_HAND_RULES
-from handfoot.engine.state import HandState, Phase, Seating
+from handfoot.engine.state import HandState, Phase, seating_for
 from handfoot.engine.views import SeatInfo, View
 from handfoot.rules.cache import RulesCache
 from handfoot.rules.options import (
@@ -99,19 +99,7 @@ class MeldLike(Protocol):
     def wilds(self) -> int: ...
 
 
-_SEATINGS: RulesCache[dict[int, Seating]] = RulesCache()  # per rule set: players -> seating
 _SHOES: RulesCache[dict[int, tuple[int, ...]]] = RulesCache()  # per rule set: players -> copies per kind
-
-
-def seating_of(rules: RuleSet, players: int) -> Seating:
-    """The seating for ``rules`` and ``players`` (cached: a RuleSet is immutable)."""
-    by_players = _SEATINGS.get(rules)
-    if by_players is None:
-        by_players = _SEATINGS.put(rules, {})
-    seating = by_players.get(players)
-    if seating is None:
-        seating = by_players[players] = Seating(rules, players)
-    return seating
 
 
 def shoe_kinds(rules: RuleSet, players: int) -> tuple[int, ...]:
@@ -269,7 +257,7 @@ class Reading:
         self.rules = rules
         self.players = players
         self.seat = seat
-        seating = seating_of(rules, players)
+        seating = seating_for(rules, players)
         self.seating = seating
         owner = seating.owner_of[seat]
         self.owner = owner

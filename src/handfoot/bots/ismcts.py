@@ -51,7 +51,6 @@ from handfoot.bots.heuristic import (
     plan_choice,
     score_ids,
     score_reading,
-    seating_of,
 )
 from handfoot.bots.plan import next_step, offers_staging, opening_plans, seat_state
 from handfoot.bots.registry import register_bot
@@ -60,7 +59,7 @@ from handfoot.engine.judge import check
 from handfoot.engine.legal import legal_ids, move_of_id
 from handfoot.engine.moves import NO_ID, YES_ID, Action, Move, move_id, move_text
 from handfoot.engine.scoring import score_tally
-from handfoot.engine.state import HandState, Phase
+from handfoot.engine.state import HandState, Phase, seating_for
 from handfoot.engine.tally import hand_tallies
 from handfoot.engine.views import SeatInfo, View, sample_world
 from handfoot.wording import show
@@ -344,7 +343,7 @@ class Options(Sequence[Move]):
 
 def legal_side(view: View) -> int:
     """The side of the seat deciding."""
-    return seating_of(view.rules, view.players).side_of[view.seat]
+    return seating_for(view.rules, view.players).side_of[view.seat]
 
 
 def _action_and_wilds(legal: Sequence[Move], index: int) -> tuple[Action, int]:

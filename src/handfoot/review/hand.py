@@ -23,10 +23,10 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from handfoot.bots.base import LegalMoves, legal_for
-from handfoot.bots.heuristic import seating_of
 from handfoot.bots.ismcts import Budget, IsmctsBot, move_key
 from handfoot.engine.game import Game
 from handfoot.engine.moves import Action, Move, move_id, move_text, parse_move
+from handfoot.engine.state import seating_for
 from handfoot.record import Record, replay
 from handfoot.review.estimate import Estimate, paired_cost
 from handfoot.review.sentences import describe
@@ -319,7 +319,7 @@ def judge(
             point.move,
             point.part,
         )
-    side = seating_of(view.rules, view.players).side_of[seat]
+    side = seating_for(view.rules, view.players).side_of[seat]
     rng = _rng(record, position, seat, settings, "judge")
     cost = paired_cost(view, info.caps, played, better, side, settings.worlds, rng, settings.rounds)
     sentence = describe(view, legal, played, better, following)
@@ -395,7 +395,7 @@ def hand_review(
     first, ties in the order played (``review_hand``'s, and the server's, whose decisions are judged in
     worker processes)."""
     ordered = sorted(reviews, key=lambda d: (-d.cost.mean, d.index, d.part))
-    side = seating_of(record.rules, record.players).side_of[seat]
+    side = seating_for(record.rules, record.players).side_of[seat]
     return HandReview(hand, seat, side, settings, tuple(ordered))
 
 

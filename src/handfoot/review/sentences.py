@@ -11,9 +11,9 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from handfoot import cards as C
-from handfoot.bots.heuristic import seating_of
 from handfoot.bots.hint import explain
 from handfoot.engine.moves import Action, Move, group_counts
+from handfoot.engine.state import seating_for
 from handfoot.engine.views import View
 from handfoot.wording import number_word, plural, spelled
 
@@ -87,7 +87,7 @@ def describe(
     five (a single five, 4 unseen, ...).`` ``next_move`` is the seat and move that followed in the
     record (None at the end of the hand)."""
     seat = view.seat
-    seating = seating_of(view.rules, view.players)
+    seating = seating_for(view.rules, view.players)
     action = played.action
     said = f"You {_past(move_phrase(played))}"
     if action is Action.DISCARD:
