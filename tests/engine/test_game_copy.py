@@ -12,6 +12,7 @@ import random
 import pytest
 
 from handfoot.engine import Game, Move
+from handfoot.engine.facts import UNKNOWN
 from handfoot.engine.serialize import state_to_json
 from handfoot.rules import PRESET_NAMES, load_rules
 from helpers.play import RandomPlayer
@@ -55,13 +56,15 @@ def test_moves_on_a_copy_leave_the_original_as_it_was(preset: str) -> None:
 
 @pytest.mark.parametrize("preset", PRESET_NAMES)
 def test_a_game_deep_copied_or_pickled_is_the_same_game_and_plays_on_alike(preset: str) -> None:
-    """``copy.deepcopy`` (``Game.copy``) and ``pickle`` (the game replayed from its seed and moves) give the
-    same game, across a hand's end, in the pure and the compiled build alike (compiled with mypyc a class
-    is made only through its constructor: ``make test-compiled`` runs this)."""
+    """``copy.deepcopy`` (``Game.copy``) and ``pickle`` (the game's parts, rebuilt through its constructor)
+    give the same game, which then plays on as the original does, across a hand's end, in the pure and the
+    compiled build alike (compiled with mypyc a class is made only through its constructor: ``make
+    test-compiled`` runs this)."""
     rules = load_rules({"extends": preset, "game_end": "hands", "hands_per_game": 2})
     game = Game(rules, None, 7, 1)
     player = RandomPlayer(random.Random(7))
     checked = 0
+    twins: list[Game] = []
     while not game.finished:
         if game.state.move_count % 37 == 0 or (game.results and checked < 3):
             twins = [copy.deepcopy(game), pickle.loads(pickle.dumps(game))]
@@ -72,13 +75,13 @@ def test_a_game_deep_copied_or_pickled_is_the_same_game_and_plays_on_alike(prese
         chosen = player.choose(game.state, game.legal_ids())
         move = chosen if isinstance(chosen, Move) else game.move_of_id(chosen)
         game.apply(move)
+        for twin in twins:  # the latest twins play the same move on
+            twin.apply(move)
+            assert fingerprint(twin) == fingerprint(game)
     assert checked > 5
     state = game.state
     for again in (copy.deepcopy(state), pickle.loads(pickle.dumps(state))):
         assert again == state and again is not state
-    facts = game.facts
-    for again_facts in (copy.deepcopy(facts), pickle.loads(pickle.dumps(facts))):
-        assert again_facts.snapshot() == facts.snapshot()
 
 
 def test_a_game_given_its_state_from_outside_pickles_as_it_is() -> None:
@@ -109,3 +112,19 @@ def test_a_hand_state_pickles_with_its_very_rules_unchecked() -> None:
     state = Game(rules, 4, 3, 0).state
     again = pickle.loads(pickle.dumps(state))
     assert again == state and again.rules == rules and again.rules.go_out_books == -3
+
+
+def test_the_hands_public_bounds_survive_a_copy_and_a_pickle() -> None:
+    """Once a seat's holding is bounded (it drew beside a pile it could have taken), the bounds come back
+    the same from ``copy.deepcopy`` and ``pickle`` of the facts and of the game."""
+    game = Game(load_rules("kitchen-table"), 4, 1, 0)
+    player = RandomPlayer(random.Random(1))
+    while not any(most < UNKNOWN for row in game.facts.snapshot() for most in row):
+        assert not game.results, "a bound within the first hand"
+        chosen = player.choose(game.state, game.legal_ids())
+        game.apply(chosen if isinstance(chosen, Move) else game.move_of_id(chosen))
+    facts = game.facts
+    for again in (copy.deepcopy(facts), pickle.loads(pickle.dumps(facts))):
+        assert again.snapshot() == facts.snapshot() and again is not facts
+    for twin in (copy.deepcopy(game), pickle.loads(pickle.dumps(game))):
+        assert twin.facts.snapshot() == facts.snapshot()

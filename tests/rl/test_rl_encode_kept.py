@@ -96,13 +96,22 @@ def test_closed_books_are_among_the_vectors_compared() -> None:
     assert compare_along_random_play("marmot", 4) > 0
 
 
-def test_a_copy_or_a_pickle_keeps_no_entries_and_encodes_the_same() -> None:
+def test_an_encoder_copied_or_pickled_with_its_game_encodes_as_one_afresh() -> None:
+    """An encoder deep-copied or pickled together with its game (as an environment's ``clone`` copies both)
+    goes on writing the vectors an encoder that kept nothing writes, as the copied game plays on."""
     game = Game(preset("kitchen-table"), 4, seed=5)
     mover = RandomPlayer(random.Random(5))
     kept = Encoder(game.rules, 4)
     while len(game.state.melds) < 3:
         play_move(game, mover.choose(game.state, game.legal_ids()))
         kept.encode(seat_info(game.state, game.state.to_move), game.totals)
-    info = seat_info(game.state, 0)
-    for other in (copy.deepcopy(kept), pickle.loads(pickle.dumps(kept))):
-        assert np.array_equal(other.encode(info, game.totals), kept.encode(info, game.totals))
+    copies = (copy.deepcopy((game, kept)), pickle.loads(pickle.dumps((game, kept))))
+    for copied_game, copied_encoder in copies:
+        copied_mover = RandomPlayer(random.Random(6))
+        for _ in range(60):
+            if copied_game.finished:
+                break
+            info = seat_info(copied_game.state, copied_game.state.to_move)
+            mine = copied_encoder.encode(info, copied_game.totals)
+            assert np.array_equal(mine, afresh("kitchen-table", 4).encode(info, copied_game.totals))
+            play_move(copied_game, copied_mover.choose(copied_game.state, copied_game.legal_ids()))

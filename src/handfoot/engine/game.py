@@ -134,18 +134,18 @@ class Game:
         """An independent copy of the game as it is now: moves played on it leave this one unchanged (the
         server plays a move on a copy, stores it, and only then keeps the copy). The rules are shared
         (they are frozen); the hand's state, facts, results, totals and moves are copied."""
-        # the constructor, not __new__: compiled with mypyc, a Game is only made through __init__
-        other = Game(self.rules, self.players, self.seed, self.first_dealer, self.deals, blank=True)
-        other.results = list(self.results)  # HandResult is frozen
-        other.moves = [*self.moves[:-1], list(self.moves[-1])] if self.moves else []  # only the last grows
-        other._legal_cache = self._legal_cache
-        other.finished = self.finished
-        other.winner = self.winner
-        other.totals = list(self.totals)
-        other.deal_events = list(self.deal_events)
-        other.facts = self.facts.copy()
-        other.state = self.state.copy()
-        return other
+        parts = GameParts(
+            list(self.results),  # HandResult is frozen
+            [*self.moves[:-1], list(self.moves[-1])] if self.moves else [],  # only the last hand's grows
+            self._legal_cache,
+            self.finished,
+            self.winner,
+            list(self.totals),
+            list(self.deal_events),
+            self.facts.copy(),
+            self.state.copy(),
+        )
+        return restored_game(self.rules, self.players, self.seed, self.first_dealer, self.deals, parts)
 
     def __deepcopy__(self, memo: dict[int, object]) -> Game:
         """``copy``: what a deep copy needs, sharing only what is frozen (the rules, the hands' results,
@@ -155,29 +155,20 @@ class Game:
         return other
 
     def __reduce__(self) -> tuple[Callable[..., Game], tuple[object, ...]]:
-        """Pickled as its fields and rebuilt by ``restored_game`` (compiled with mypyc a Game is made only
-        through its constructor, so a pickle cannot set its fields one by one)."""
-        return (
-            restored_game,
-            (
-                self.rules,
-                self.players,
-                self.seed,
-                self.first_dealer,
-                tuple(self.deals),
-                GameParts(
-                    tuple(self.results),
-                    tuple(tuple(hand) for hand in self.moves),
-                    self._legal_cache,
-                    self.finished,
-                    self.winner,
-                    tuple(self.totals),
-                    tuple(self.deal_events),
-                    self.facts,
-                    self.state,
-                ),
-            ),
+        """Pickled as what it was made with and its parts, rebuilt by ``restored_game`` (compiled with mypyc
+        a Game is made only through its constructor, so a pickle cannot set its fields one by one)."""
+        parts = GameParts(
+            self.results,
+            self.moves,
+            self._legal_cache,
+            self.finished,
+            self.winner,
+            self.totals,
+            self.deal_events,
+            self.facts,
+            self.state,
         )
+        return (restored_game, (self.rules, self.players, self.seed, self.first_dealer, self.deals, parts))
 
     # --- the move interface
     @property
@@ -293,15 +284,15 @@ class Game:
 
 
 class GameParts(NamedTuple):
-    """What a Game holds beyond what it was made with (``Game.__reduce__``)."""
+    """What a Game holds beyond what it was made with: what ``Game.copy`` copies and a pickle carries."""
 
-    results: tuple[HandResult, ...]
-    moves: tuple[tuple[Move, ...], ...]
+    results: list[HandResult]
+    moves: list[list[Move]]
     legal_cache: tuple[int, int, tuple[int, ...]]
     finished: bool
     winner: int | None
-    totals: tuple[int, ...]
-    deal_events: tuple[Event, ...]
+    totals: list[int]
+    deal_events: list[Event]
     facts: HandFacts
     state: HandState
 
@@ -309,16 +300,17 @@ class GameParts(NamedTuple):
 def restored_game(
     rules: RuleSet, players: int, seed: int, dealer: int, deals: Sequence[DealSpec | None], parts: GameParts
 ) -> Game:
-    """The Game ``Game.__reduce__`` took apart: made blank with what it was made with, then given the
-    rest (``parts``) as it was."""
+    """The Game made with ``rules``, ``players``, ``seed``, ``dealer`` and ``deals``, holding ``parts`` as
+    they are (not copied: ``Game.copy`` copies them first). Made blank through the constructor: compiled
+    with mypyc, a Game is only made through ``__init__``."""
     game = Game(rules, players, seed, dealer, deals, blank=True)
-    game.results = list(parts.results)
-    game.moves = [list(hand) for hand in parts.moves]
+    game.results = parts.results
+    game.moves = parts.moves
     game._legal_cache = parts.legal_cache
     game.finished = parts.finished
     game.winner = parts.winner
-    game.totals = list(parts.totals)
-    game.deal_events = list(parts.deal_events)
+    game.totals = parts.totals
+    game.deal_events = parts.deal_events
     game.facts = parts.facts
     game.state = parts.state
     return game
