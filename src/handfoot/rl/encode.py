@@ -236,8 +236,8 @@ class Encoder:
         from what was written for ``me`` at this table before, the ranks whose melds grew or began since
         then written again."""
         first = table[0]
-        entry = self._tables.get((me, id(first)))
-        if entry is None or entry.first is not first or len(table) < len(entry.melds):
+        entry = self._tables.get((me, id(first)))  # the entry holds ``first``: no other meld has its id
+        if entry is None or len(table) < len(entry.melds):  # none yet, or a view older than the entries
             if len(self._tables) >= _TABLES_KEPT:
                 self._tables.clear()
             entry = self._tables[(me, id(first))] = _TableEntries(first)  # the entries start all zero
@@ -290,8 +290,7 @@ def _write_rank(obs: MutableSequence[float], key: int, melds: Sequence[Meld], ke
                 earlier += 1
                 earlier_cards += len(latest.cards)
             latest = melds[index]
-    if latest is None:
-        return
+    assert latest is not None, "a key is written only for the melds that have it"
     cards = latest.cards
     wilds = latest.wilds
     jokers = cards.count(JOKER_ID) if wilds else 0
