@@ -42,6 +42,7 @@ from handfoot.engine import Game, Move, view
 from handfoot.engine.views import SeatInfo, seat_info
 from handfoot.rl.actions import NUM_ACTIONS
 from handfoot.rl.encode import Encoder
+from handfoot.rl.fill import flags
 from handfoot.rl.layout import HIGH, KINDS, LOW, MAX_SEATS, SIZE
 from handfoot.rl.render import render_text
 from handfoot.rules import load_rules
@@ -166,6 +167,7 @@ class HandFootEnv(AECEnv):  # type: ignore[misc]
         self.state_space = spaces.Box(LOW, HIGH, (STATE_SIZE,), np.float32)
         self._rng = random.Random()
         self.moves = 0
+        self._paid = False  # whether ``rewards`` holds anything but 0 (``_give``, ``_clear_paid``)
         self._masks: dict[int, npt.NDArray[np.int8]] = {}
         self._views: dict[int, SeatInfo] = {}
         self._legal: list[int] = []
@@ -193,6 +195,7 @@ class HandFootEnv(AECEnv):  # type: ignore[misc]
         self.terminations = dict.fromkeys(self.agents, False)
         self.truncations = dict.fromkeys(self.agents, False)
         self.infos: dict[str, dict[str, Any]] = {agent: {} for agent in self.agents}
+        self._paid = False
         self.moves = 0
         self._changed()
         self.agent_selection = agent_name(self.game.state.to_move)
@@ -225,7 +228,7 @@ class HandFootEnv(AECEnv):  # type: ignore[misc]
             legal_now = np.flatnonzero(mask)
             chosen = int(legal_now[self._rng.randrange(len(legal_now))])
         self._cumulative_rewards[agent] = 0.0
-        self._clear_rewards()
+        self._clear_paid()
         self.game.apply_id(chosen)
         self.infos[agent] = info
         self._after_move()
@@ -289,11 +292,8 @@ class HandFootEnv(AECEnv):  # type: ignore[misc]
         """1 for each action legal for ``seat`` now (all zero when it is not to move)."""
         mask = self._masks.get(seat)
         if mask is None:
-            flags = bytearray(NUM_ACTIONS)  # set item by item, then seen as int8 without a copy
-            if self._live() and seat == self.game.state.to_move:
-                for action in self.legal_actions():
-                    flags[action] = 1
-            mask = self._masks[seat] = np.frombuffer(flags, dtype=np.int8)
+            legal = self._legal if self._live() and seat == self.game.state.to_move else []
+            mask = self._masks[seat] = np.frombuffer(flags(legal, NUM_ACTIONS), dtype=np.int8)
         return mask
 
     def legal_actions(self) -> list[int]:
@@ -306,7 +306,7 @@ class HandFootEnv(AECEnv):  # type: ignore[misc]
         same rewards and episode ends as ``step``. Raises ``IllegalMove`` and changes nothing if illegal."""
         if not self._live():
             raise IllegalAction("the episode is over: reset() first")
-        self._clear_rewards()
+        self._clear_paid()
         self.game.apply(move)
         self._after_move()
 
@@ -315,9 +315,8 @@ class HandFootEnv(AECEnv):  # type: ignore[misc]
         game = self.game
         self.moves += 1
         hands_before = self._hands_seen
-        scored = game.results[hands_before:]
-        if scored and self.reward_at == "hand":
-            for result in scored:
+        if len(game.results) > hands_before and self.reward_at == "hand":
+            for result in game.results[hands_before:]:
                 self._give(result.scores)
         truncated = not game.finished and self.max_moves is not None and self.moves >= self.max_moves
         if game.finished or truncated:
@@ -328,15 +327,17 @@ class HandFootEnv(AECEnv):  # type: ignore[misc]
                 self.truncations[agent] = truncated
             self._final_infos()
         else:
-            self.agent_selection = agent_name(game.state.to_move)
-        self._accumulate_rewards()
+            self.agent_selection = self.possible_agents[game.state.to_move]
+        if self._paid:
+            self._accumulate_rewards()
         self._changed()
 
     def _end_for_illegal(self, agent: str, action: int) -> None:
         """End the episode after ``agent`` chose the illegal ``action`` (``illegal="penalty"``)."""
         self._cumulative_rewards[agent] = 0.0
-        self._clear_rewards()
+        self._clear_paid()
         self.rewards[agent] = self.illegal_penalty
+        self._paid = True
         for other in self.agents:
             self.terminations[other] = True
         self._final_infos()
@@ -357,6 +358,14 @@ class HandFootEnv(AECEnv):  # type: ignore[misc]
         side_of = self.game.state.seating.side_of
         for agent in self.agents:
             self.rewards[agent] += scores[side_of[self._seat_of[agent]]] * self.reward_scale
+        self._paid = True
+
+    def _clear_paid(self) -> None:
+        """Set the last step's rewards back to 0 before a move, if any were paid (most moves pay none:
+        then ``rewards`` is already all 0, and adding it to the cumulative rewards changes nothing)."""
+        if self._paid:
+            self._clear_rewards()
+            self._paid = False
 
     def _live(self) -> bool:
         agent = self.agent_selection

@@ -50,6 +50,7 @@ from handfoot.rl.aec import (
     side_rewards,
 )
 from handfoot.rl.encode import Encoder
+from handfoot.rl.fill import move_flags
 from handfoot.rl.layout import HIGH, LOW, SIZE
 from handfoot.rules.options import RuleSet
 
@@ -193,12 +194,9 @@ class BatchEnv:
         self.seats[i] = seat
         info = seat_info(game.state, seat)
         self.encoder.encode_into(self.observations[i], info, game.totals)
-        mask = self._masks[i]
-        for action in self._legal[i]:
-            mask[action] = 0
-        legal = self._legal[i] = game.legal_ids()
-        for action in legal:
-            mask[action] = 1
+        legal = game.legal_ids()
+        move_flags(self._masks[i], self._legal[i], legal)
+        self._legal[i] = legal
 
     def _give(self, i: int, side_scores: Sequence[int]) -> None:
         scores = side_rewards(self.reward_kind, side_scores)
