@@ -1,7 +1,8 @@
-"""The encoder keeps each observer's table entries and writes again only the ranks whose melds changed
-(rl/encode.py): every vector equals the one an encoder that kept nothing writes, at every position of
-random play, for every seat, under every preset and player count, and with one encoder shared by several
-tables at once (as ``BatchEnv`` shares one)."""
+"""The encoder keeps each seat's vector and writes again only what changed in the seat's view, the table's
+melds by rank (rl/fill.py): every vector equals the one an encoder that kept nothing writes, at every
+position of random play, for every seat, under every preset and player count, with one encoder shared by
+several tables at once, each table named (as ``BatchEnv`` names them) or all under one name (each view
+then follows one from another table)."""
 
 from __future__ import annotations
 
@@ -56,24 +57,25 @@ def table_entries(encoder: Encoder, me: int, table: tuple[Meld, ...]) -> np.ndar
     return out
 
 
-def compare_along_random_play(name: str, players: int, moves: int = 260) -> int:
+def compare_along_random_play(name: str, players: int, moves: int = 260, named: bool = True) -> int:
     """Play three tables at random for ``moves`` moves each with one encoder, comparing every seat's
     vector at every position with one encoded afresh and its table entries with ``table_entries``; returns
-    how many vectors held a closed book (``meld_earlier`` entries)."""
+    how many vectors held a closed book (``meld_earlier`` entries). ``named``: each table's views are
+    encoded under its own name (its index), else all under one."""
     rules = preset(name)
     kept = Encoder(rules, players)
     tables = [Game(rules, players, seed=seed) for seed in range(3)]  # one encoder for three tables
     movers = [RandomPlayer(random.Random(seed)) for seed in range(3)]
     compared = most_melds = closed_books = 0
     for _ in range(moves):
-        for game, mover in zip(tables, movers, strict=True):
+        for index, (game, mover) in enumerate(zip(tables, movers, strict=True)):
             if game.finished:
                 continue
             state = game.state
             most_melds = max(most_melds, len(state.melds))
             for seat in range(players):
                 info = seat_info(state, seat)
-                mine = kept.encode(info, game.totals)
+                mine = kept.encode(info, game.totals, index if named else 0)
                 fresh = afresh(name, players).encode(info, game.totals)
                 where = (name, players, game.state.move_count, seat)
                 assert np.array_equal(mine, fresh), where
@@ -88,6 +90,11 @@ def compare_along_random_play(name: str, players: int, moves: int = 260) -> int:
 @pytest.mark.parametrize(("name", "players"), CASES, ids=[f"{n}-{p}p" for n, p in CASES])
 def test_every_vector_equals_one_encoded_afresh(name: str, players: int) -> None:
     compare_along_random_play(name, players)
+
+
+@pytest.mark.parametrize("name", sorted(PRESET_NAMES))
+def test_views_of_several_tables_under_one_name_encode_as_afresh(name: str) -> None:
+    compare_along_random_play(name, 4 if 4 in preset(name).players_allowed else 3, moves=120, named=False)
 
 
 def test_closed_books_are_among_the_vectors_compared() -> None:

@@ -8,30 +8,25 @@ leak another hand, a Foot, the stock or the hidden part of the pile.
 
 from __future__ import annotations
 
-from collections.abc import MutableSequence, Sequence
+from collections.abc import Sequence
 
 import numpy as np
 import numpy.typing as npt
 
 from handfoot import cards as C
-from handfoot.engine import Meld, Seating
+from handfoot.engine import Seating
 from handfoot.engine.views import SeatInfo
-from handfoot.rl.fill import SeatSlots, table_changes, write_entries, write_rank
-from handfoot.rl.layout import MAX_SEATS, OFFSETS, SIZE, START
+from handfoot.rl.fill import SeatSlots, SeatVector
+from handfoot.rl.layout import MAX_SEATS, SIZE, START
 from handfoot.rules.options import RuleSet
 
 _SEAT_PRESENT = START["seat_present"]
 _SEAT_PARTNER = START["seat_partner"]
 _OWNER_PRESENT = START["owner_present"]
 _SIDE_PRESENT = START["side_present"]
-# The table's entries, meld_open then meld_earlier: one stretch of the vector, kept per observer and table
-# (``_TableEntries``) and copied in whole.
-_MELDS = START["meld_open"]
-_MELDS_END = OFFSETS["meld_earlier"].stop
-assert OFFSETS["meld_open"].stop == START["meld_earlier"], "meld_open and meld_earlier must be adjacent"
-# Tables' entries kept at once by one encoder (a batch of tables shares one: 32 tables of 4 seats is 128);
-# one more starts afresh.
-_TABLES_KEPT = 512
+# Seat vectors kept at once by one encoder (a batch of tables shares one: 32 tables of 4 seats is 128); one
+# more and they all start afresh.
+_VECTORS_KEPT = 512
 
 
 def _order(first: int, items: Sequence[int]) -> list[int]:
@@ -43,21 +38,6 @@ def _order(first: int, items: Sequence[int]) -> list[int]:
         if value not in out:
             out.append(value)
     return out
-
-
-class _TableEntries:
-    """One observer's table as last written (``Encoder._table_base``): the melds met so far, in table order
-    (the engine only adds melds to the end and cards to a meld), each one's size then and its entry key,
-    and the observer's vector as it starts at this table (its unchanging entries and the table's)."""
-
-    __slots__ = ("base", "first", "keys", "melds", "sizes")
-
-    def __init__(self, first: Meld, static: npt.NDArray[np.float32]) -> None:
-        self.first = first  # the table's first meld: held, so its id names this table while the entry lives
-        self.melds: list[Meld] = []
-        self.sizes: list[int] = []
-        self.keys: list[int] = []
-        self.base: npt.NDArray[np.float32] = static.copy()
 
 
 class Encoder:
@@ -92,32 +72,32 @@ class Encoder:
             for me in range(players)
         ]
         # per observing seat: the vector's entries that are 1 at this table whatever happens (who is
-        # present, who are the partners); every vector of that seat starts as a copy of it
-        self.static: list[npt.NDArray[np.float32]] = []
-        for me in range(players):
-            base = np.zeros(SIZE, dtype=np.float32)
-            for index in (
+        # present, who are the partners)
+        self.ones = [
+            [
                 *(_SEAT_PRESENT + slot for slot in range(players)),
                 *(_SEAT_PARTNER + slot for slot in self.partner_slots[me]),
                 *(_OWNER_PRESENT + slot for slot in self.owner_slot[me]),
                 *(_SIDE_PRESENT + slot for slot in self.side_slot[me]),
-            ):
-                base[index] = 1
-            self.static.append(base)
-        self._tables: dict[tuple[int, int], _TableEntries] = {}
+            ]
+            for me in range(players)
+        ]
+        self._vectors: dict[tuple[int, int], SeatVector] = {}
 
     def __getstate__(self) -> dict[str, object]:
-        """Pickled (and deep-copied) without the kept table entries: they name melds by identity."""
+        """Pickled (and deep-copied) without the kept seat vectors: they name melds by identity."""
         state = dict(self.__dict__)
-        state["_tables"] = {}
+        state["_vectors"] = {}
         return state
 
-    def encode(self, info: SeatInfo, totals: Sequence[int]) -> npt.NDArray[np.float32]:
+    def encode(self, info: SeatInfo, totals: Sequence[int], table: int = 0) -> npt.NDArray[np.float32]:
         """The observation vector of ``info.seat`` (a seat, not a spectator) from its ``SeatInfo`` (the
         engine's view of that seat, with the groups it has staged this turn for an opening: its own cards)
-        and the game totals per side (public): a new array."""
+        and the game totals per side (public): a new array. ``table`` names the table the view is from, for
+        an encoder shared by several (module ``fill``: any view gives the same vector, the views of one
+        table the quickest)."""
         out = np.empty(SIZE, dtype=np.float32)
-        self.encode_into(out, info, totals)
+        self.encode_into(out, info, totals, table)
         return out
 
     def encode_into(
@@ -125,6 +105,7 @@ class Encoder:
         out: npt.NDArray[np.float32],
         info: SeatInfo,
         totals: Sequence[int],
+        table: int = 0,
     ) -> None:
         """``encode`` written into ``out`` (a C-contiguous float32 array of ``SIZE``, such as one row of a
         batch), every entry overwritten; no array is allocated. Raises ValueError for a seat that is not
@@ -132,31 +113,10 @@ class Encoder:
         me = info.seat
         if not 0 <= me < self.players:
             raise ValueError(f"seat {me} is not a seat of this {self.players}-player table")
-        # entries are written one by one through a memoryview (``fill``, compiled with the engine): a
-        # number into a float32 slot, no array built for a handful of values
-        obs: MutableSequence[float] = memoryview(out)  # type: ignore[arg-type,assignment]
-        if info.table:
-            self._encode_table(out, obs, me, info.table)
-        else:
-            out[:] = self.static[me]
-        write_entries(obs, self.slots[me], info, totals)
-
-    def _encode_table(
-        self, out: npt.NDArray[np.float32], obs: MutableSequence[float], me: int, table: Sequence[Meld]
-    ) -> None:
-        """Start ``out`` as seat ``me``'s vector at this table with the table's entries (``meld_open``,
-        ``meld_earlier``) written: copied from what was written for ``me`` at this table before, the ranks
-        whose melds grew or began since then written again."""
-        first = table[0]
-        entry = self._tables.get((me, id(first)))  # the entry holds ``first``: no other meld has its id
-        if entry is None or len(table) < len(entry.melds):  # none yet, or a view older than the entries
-            if len(self._tables) >= _TABLES_KEPT:
-                self._tables.clear()
-            entry = self._tables[(me, id(first))] = _TableEntries(first, self.static[me])
-        out[:] = entry.base
-        melds, keys = entry.melds, entry.keys
-        changed = table_changes(melds, entry.sizes, keys, table, self.slots[me].rank_base)
-        if changed:
-            for key in changed:
-                write_rank(obs, key, melds, keys)
-            entry.base[_MELDS:_MELDS_END] = out[_MELDS:_MELDS_END]
+        vector = self._vectors.get((table, me))
+        if vector is None:
+            if len(self._vectors) >= _VECTORS_KEPT:
+                self._vectors.clear()
+            vector = self._vectors[(table, me)] = SeatVector(self.slots[me], self.ones[me])
+        view: memoryview[float] = memoryview(out)  # type: ignore[arg-type]  # numpy's float32: format "f"
+        view[:] = vector.update(info, totals)

@@ -1,20 +1,25 @@
-"""Writing one seat's observation entries into a flat buffer of floats (the layout in ``layout``).
+"""One seat's observation vector, kept and written where its view changed (the layout in ``layout``).
 
-This is the item-by-item part of ``encode.Encoder``: it needs no numpy (the encoder hands it a memoryview of
-the vector, or of one row of a batch) and is compiled with the engine, which it reads from (``SeatInfo``,
-``Meld``). Every entry written here is one the encoder's copy of the observer's unchanging entries left at 0.
+This is the item-by-item part of ``encode.Encoder``: it needs no numpy (it writes into memoryviews of
+float32 buffers) and is compiled with the engine, which it reads from (``SeatInfo``, ``Meld``).
+
+A ``SeatVector`` is one seat's vector at one table, kept from one observation to the next: the first is
+written whole (``write_entries``, into a vector holding only the seat's unchanging entries), each later one
+only where the seat's view differs from the last one written (``write_changes``), and the table's melds
+where they grew or began (``table_changes``, ``write_rank``). Every field is compared, so the vector is the
+one written whole for any view given, from any table; it is only quicker when the views follow one table.
 """
 
 from __future__ import annotations
 
 from collections.abc import MutableSequence, Sequence
-from typing import Final
+from typing import Final, cast
 
 from handfoot import cards as C
 from handfoot.engine.moves import Group
 from handfoot.engine.state import Meld
 from handfoot.engine.views import SeatInfo
-from handfoot.rl.layout import KINDS, MAX_SEATS, POINTS_SCALE, START
+from handfoot.rl.layout import KINDS, MAX_SEATS, OFFSETS, POINTS_SCALE, SIZE, START
 
 KIND_OF: Final = C.KIND_OF
 JOKER: Final = C.JOKER
@@ -53,6 +58,30 @@ LAST_ROUND: Final = START["last_round_left"]
 HAND_INDEX: Final = START["hand_index"]
 OUT: Final = START["out_seat"]
 NONE_KNOWN: Final = (0,) * KINDS
+VECTOR_SIZE: Final = SIZE
+# the own staged opening (staged, staged_melds, staged_points) is one stretch of the vector, as are the
+# table's entries (meld_open, meld_earlier): each is cleared in whole when it changes
+STAGED_END: Final = OFFSETS["staged_points"].stop
+MELDS: Final = MELD_OPEN
+MELDS_END: Final = OFFSETS["meld_earlier"].stop
+assert OFFSETS["staged"].stop == STAGED_MELDS and OFFSETS["staged_melds"].stop == STAGED_POINTS
+assert OFFSETS["meld_open"].stop == MELD_EARLIER, "meld_open and meld_earlier must be adjacent"
+
+
+def float_buffer(size: int) -> memoryview[float]:
+    """``size`` float32 entries, all 0, as a memoryview (format ``f``, as numpy's float32 arrays show)."""
+    return memoryview(bytearray(4 * size)).cast("f")
+
+
+def as_floats(buffer: memoryview[float]) -> MutableSequence[float]:
+    """A memoryview of floats as the sequence it is: item by item, a Python number goes into its slot."""
+    return cast(MutableSequence[float], buffer)
+
+
+ZERO_STAGED: Final = float_buffer(STAGED_END - STAGED)
+ZERO_FOOT: Final = float_buffer(KINDS)
+ZERO_PILE: Final = float_buffer(KINDS)
+ZERO_MELDS: Final = float_buffer(MELDS_END - MELDS)
 
 
 class SeatSlots:
@@ -129,14 +158,14 @@ def write_entries(
         obs[SIDE_TOTAL + slot] = totals[side] / SCALE
     pile_top = info.pile_top
     out_seat = info.out_seat
-    obs[PILE_TOP + (KIND_OF[pile_top] if pile_top >= 0 else NUM_KINDS)] = 1
+    obs[PILE_TOP + _top_entry(pile_top)] = 1
     obs[PILE_SIZE] = info.pile_size
     obs[STOCK] = info.stock_size
     obs[PHASE + int(info.phase)] = 1
     obs[PERMISSION] = info.permission
     obs[LAST_ROUND] = info.last_round_left
     obs[HAND_INDEX] = info.hand_index
-    obs[OUT + (seat_slot[out_seat] if out_seat >= 0 else NO_SEAT_SLOT)] = 1
+    obs[OUT + _out_entry(seat_slot, out_seat)] = 1
     for card in info.pile:
         obs[PILE_SEEN + KIND_OF[card]] += 1
 
@@ -219,3 +248,177 @@ def move_flags(flags: memoryview, old: Sequence[int], new: Sequence[int]) -> Non
         flags[index] = 0
     for index in new:
         flags[index] = 1
+
+
+class SeatVector:
+    """One seat's vector at one table, brought up to date view by view (``update``; module docstring).
+
+    ``ones``: the entries that are 1 whatever happens at this table (who is present, who are the
+    partners). The vector is ``buffer``, a memoryview of float32 entries (copied out by the encoder)."""
+
+    __slots__ = ("buffer", "first", "keys", "last", "melds", "ones", "sizes", "slots", "totals")
+
+    def __init__(self, slots: SeatSlots, ones: list[int]) -> None:
+        self.slots = slots
+        self.ones = ones
+        self.buffer = float_buffer(VECTOR_SIZE)
+        obs = as_floats(self.buffer)
+        for index in ones:
+            obs[index] = 1
+        self.last: SeatInfo | None = None  # the view last written, with the totals then
+        self.totals: tuple[int, ...] = ()
+        self.first: Meld | None = None  # the table's first meld: the melds below are that table's
+        self.melds: list[Meld] = []  # the melds met so far in table order, each one's size then and key
+        self.sizes: list[int] = []
+        self.keys: list[int] = []
+
+    def __reduce__(self) -> tuple[type[SeatVector], tuple[SeatSlots, list[int]]]:
+        """Pickled and copied as a new vector (written whole at its next view): what it kept names melds
+        by identity."""
+        return (SeatVector, (self.slots, self.ones))
+
+    def update(self, info: SeatInfo, totals: Sequence[int]) -> memoryview[float]:
+        """The vector for ``info`` (the seat's view, a seat of this vector's) and the game ``totals``:
+        ``buffer``, written where it differed from the last view's."""
+        obs = as_floats(self.buffer)
+        last = self.last
+        if last is None:
+            write_entries(obs, self.slots, info, totals)
+        else:
+            write_changes(obs, self.slots, last, self.totals, info, totals)
+        self._update_table(obs, info.table)
+        self.last = info
+        self.totals = tuple(totals)
+        return self.buffer
+
+    def _update_table(self, obs: MutableSequence[float], table: Sequence[Meld]) -> None:
+        """Write the table's entries where its melds grew or began since the last view; cleared and
+        written whole for another table (or an older view of this one)."""
+        if not table or table[0] is not self.first or len(table) < len(self.melds):
+            if self.first is not None:
+                obs[MELDS:MELDS_END] = as_floats(ZERO_MELDS)
+                self.first = None
+                self.melds, self.sizes, self.keys = [], [], []
+            if not table:
+                return
+            self.first = table[0]
+        melds, keys = self.melds, self.keys
+        for key in table_changes(melds, self.sizes, keys, table, self.slots.rank_base):
+            write_rank(obs, key, melds, keys)
+
+
+def write_changes(
+    obs: MutableSequence[float],
+    slots: SeatSlots,
+    last: SeatInfo,
+    last_totals: Sequence[int],
+    info: SeatInfo,
+    totals: Sequence[int],
+) -> None:
+    """Bring ``obs``, the vector ``write_entries`` (and later calls of this) wrote for ``last`` and
+    ``last_totals``, to the one it writes for ``info`` and ``totals``: each entry whose value differs is
+    written, the rest left as they are (the table's melds aside)."""
+    old_kinds, kinds = last.kinds, info.kinds
+    if old_kinds != kinds:
+        for kind in range(len(kinds)):
+            if old_kinds[kind] != kinds[kind]:
+                obs[HAND + kind] = kinds[kind]
+    if last.staged != info.staged:
+        obs[STAGED:STAGED_END] = as_floats(ZERO_STAGED)
+        if info.staged:
+            _write_staged(obs, info.staged, slots.values)
+    if last.foot != info.foot:
+        obs[FOOT : FOOT + NUM_KINDS] = as_floats(ZERO_FOOT)
+        for card in info.foot:
+            obs[FOOT + KIND_OF[card]] += 1
+    seat_slot = slots.seat_slot
+    old_hands, hands = last.hand_counts, info.hand_counts
+    old_in_foot, in_foot = last.in_foot, info.in_foot
+    old_feet, feet = last.foot_counts, info.foot_counts
+    old_known, known = last.known, info.known
+    for seat in range(len(seat_slot)):
+        slot = seat_slot[seat]
+        if old_hands[seat] != hands[seat]:
+            obs[SEAT_HAND + slot] = hands[seat]
+        if old_in_foot[seat] != in_foot[seat]:
+            obs[SEAT_IN_FOOT + slot] = 1 if in_foot[seat] else 0
+        if old_feet[seat] != feet[seat]:
+            obs[SEAT_FOOT + slot] = feet[seat]
+        was, seen = old_known[seat], known[seat]
+        if was != seen:
+            at = SEAT_KNOWN + NUM_KINDS * slot
+            for kind in range(len(seen)):
+                if was[kind] != seen[kind]:
+                    obs[at + kind] = seen[kind]
+    _move_one_hot(obs, SEAT_TO_MOVE, seat_slot, last.to_move, info.to_move)
+    _move_one_hot(obs, SEAT_TURN, seat_slot, last.turn_seat, info.turn_seat)
+    _move_one_hot(obs, SEAT_DEALER, seat_slot, last.dealer, info.dealer)
+    owner_slot = slots.owner_slot
+    old_down, down = last.down, info.down
+    old_minimums, minimums = last.minimums, info.minimums
+    old_books, books = last.books, info.books
+    for owner in range(len(owner_slot)):
+        slot = owner_slot[owner]
+        if old_down[owner] != down[owner]:
+            obs[OWNER_DOWN + slot] = 1 if down[owner] else 0
+        if old_minimums[owner] != minimums[owner]:
+            obs[OWNER_MINIMUM + slot] = minimums[owner] / SCALE
+        was, book = old_books[owner], books[owner]
+        if was != book:
+            at = OWNER_BOOKS + 3 * slot
+            obs[at] = book[0]
+            obs[at + 1] = book[1]
+            obs[at + 2] = book[2]
+    side_slot = slots.side_slot
+    old_red, red = last.red_threes, info.red_threes
+    for side in range(len(side_slot)):
+        slot = side_slot[side]
+        if len(old_red[side]) != len(red[side]):
+            obs[SIDE_RED + slot] = len(red[side])
+        if last_totals[side] != totals[side]:
+            obs[SIDE_TOTAL + slot] = totals[side] / SCALE
+    was_top, top = _top_entry(last.pile_top), _top_entry(info.pile_top)
+    if was_top != top:
+        obs[PILE_TOP + was_top] = 0
+        obs[PILE_TOP + top] = 1
+    if last.pile_size != info.pile_size:
+        obs[PILE_SIZE] = info.pile_size
+    if last.stock_size != info.stock_size:
+        obs[STOCK] = info.stock_size
+    was_phase, phase = int(last.phase), int(info.phase)
+    if was_phase != phase:
+        obs[PHASE + was_phase] = 0
+        obs[PHASE + phase] = 1
+    if last.permission != info.permission:
+        obs[PERMISSION] = info.permission
+    if last.last_round_left != info.last_round_left:
+        obs[LAST_ROUND] = info.last_round_left
+    if last.hand_index != info.hand_index:
+        obs[HAND_INDEX] = info.hand_index
+    was_out, out = _out_entry(seat_slot, last.out_seat), _out_entry(seat_slot, info.out_seat)
+    if was_out != out:
+        obs[OUT + was_out] = 0
+        obs[OUT + out] = 1
+    if last.pile != info.pile:
+        obs[PILE_SEEN : PILE_SEEN + NUM_KINDS] = as_floats(ZERO_PILE)
+        for card in info.pile:
+            obs[PILE_SEEN + KIND_OF[card]] += 1
+
+
+def _move_one_hot(obs: MutableSequence[float], start: int, slot_of: list[int], was: int, now: int) -> None:
+    """Move a one-hot over seat slots from seat ``was`` to seat ``now`` (-1: none)."""
+    if was != now:
+        if was >= 0:
+            obs[start + slot_of[was]] = 0
+        if now >= 0:
+            obs[start + slot_of[now]] = 1
+
+
+def _top_entry(card: int) -> int:
+    """The pile_top entry of a top card (the last one: the pile is empty)."""
+    return KIND_OF[card] if card >= 0 else NUM_KINDS
+
+
+def _out_entry(slot_of: list[int], seat: int) -> int:
+    """The out_seat entry of the seat that went out (the last one: nobody)."""
+    return slot_of[seat] if seat >= 0 else NO_SEAT_SLOT

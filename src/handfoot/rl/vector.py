@@ -193,7 +193,7 @@ class BatchEnv:
         seat = game.state.to_move
         self.seats[i] = seat
         info = seat_info(game.state, seat)
-        self.encoder.encode_into(self.observations[i], info, game.totals)
+        self.encoder.encode_into(self.observations[i], info, game.totals, i)
         legal = game.legal_ids()
         move_flags(self._masks[i], self._legal[i], legal)
         self._legal[i] = legal
