@@ -139,7 +139,7 @@ COMPILED_TESTS := tests/engine/test_compiled.py tests/bots/test_heuristic_replay
 	tests/engine/test_meld_properties.py tests/engine/test_score_properties.py tests/engine/test_shuffle.py \
 	tests/rules/test_ruleset_copies.py tests/rules/test_rules_load.py tests/rules/test_rules_presets.py \
 	tests/engine/test_game_copy.py tests/rl/test_rl_conventions.py tests/rl/test_rl_masks.py \
-	tests/rl/test_rl_encode_kept.py
+	tests/rl/test_rl_encode_kept.py tests/engine/test_values_pickle.py
 # mypyc needs a C compiler: installed when missing and we may (root with apt-get), as for chromium.
 c-compiler:
 	@if command -v cc >/dev/null 2>&1 || command -v gcc >/dev/null 2>&1; then :; \

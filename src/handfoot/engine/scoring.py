@@ -53,6 +53,10 @@ class ScoreLine:
     count: int
     points: int
 
+    def __reduce__(self) -> tuple[type[ScoreLine], tuple[object, ...]]:
+        """Pickled and copied through the constructor (compiled with mypyc, the only way one is made)."""
+        return (ScoreLine, (self.label, self.count, self.points))
+
 
 BOOK_WORDS: Final = ("clean books", "dirty books", "wild books")
 

@@ -60,6 +60,10 @@ class Meld:
         """An independent copy."""
         return Meld(self.owner, self.rank, list(self.cards), self.wilds)
 
+    def __reduce__(self) -> tuple[type[Meld], tuple[int, int, list[int], int]]:
+        """Pickled and copied through the constructor (compiled with mypyc, the only way one is made)."""
+        return (Meld, (self.owner, self.rank, self.cards, self.wilds))
+
     def __eq__(self, other: object) -> bool:
         return isinstance(other, Meld) and (self.owner, self.rank, self.cards, self.wilds) == (
             other.owner,

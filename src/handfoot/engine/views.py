@@ -33,6 +33,10 @@ class SeatView:
     foot_count: int
     known: tuple[int, ...]  # cards by kind this seat is publicly known to hold
 
+    def __reduce__(self) -> tuple[type[SeatView], tuple[object, ...]]:
+        """Pickled and copied through the constructor (compiled with mypyc, the only way one is made)."""
+        return (SeatView, (self.hand_count, self.in_foot, self.foot_count, self.known))
+
 
 @dataclass(frozen=True)
 class MeldView:
@@ -42,6 +46,10 @@ class MeldView:
     rank: int
     cards: tuple[int, ...]
     wilds: int
+
+    def __reduce__(self) -> tuple[type[MeldView], tuple[object, ...]]:
+        """Pickled and copied through the constructor (compiled with mypyc, the only way one is made)."""
+        return (MeldView, (self.owner, self.rank, self.cards, self.wilds))
 
 
 @dataclass(frozen=True)
@@ -79,6 +87,43 @@ class View:
     # the viewer's own groups set aside this turn (``stage``; still in ``hand``), empty for anyone else
     staged: tuple[Group, ...] = ()
     staging_closed: bool = False  # staging is closed for the rest of the phase (public: a cancel was played)
+
+    def __reduce__(self) -> tuple[type[View], tuple[object, ...]]:
+        """Pickled and copied through the constructor (compiled with mypyc, the only way one is made),
+        its fields in their order."""
+        return (
+            View,
+            (
+                self.rules,
+                self.players,
+                self.seat,
+                self.hand_index,
+                self.dealer,
+                self.turn_seat,
+                self.to_move,
+                self.phase,
+                self.permission,
+                self.hand,
+                self.foot,
+                self.seats,
+                self.melds,
+                self.red_threes,
+                self.down,
+                self.minimums,
+                self.books,
+                self.pile_top,
+                self.pile_size,
+                self.pile,
+                self.stock_size,
+                self.last_round_left,
+                self.out_seat,
+                self.end_reason,
+                self.move_count,
+                self.turn_wilds,
+                self.staged,
+                self.staging_closed,
+            ),
+        )
 
 
 class SeatInfo:
