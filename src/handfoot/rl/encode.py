@@ -43,9 +43,9 @@ def _order(first: int, items: Sequence[int]) -> list[int]:
 class Encoder:
     """Observation vectors for one table (rules and player count): relative slots are worked out once.
 
-    The table's entries (each meld's) change a meld at a time, so they are kept per observing seat and
-    table (by the table's first meld) and only the ranks whose melds changed are written again; a vector
-    is the same as one encoded afresh."""
+    Each seat's vector is kept per table named (``table``; one encoder may serve several tables, as
+    ``BatchEnv``'s does) and written again only where the seat's view changed since (``fill.SeatVector``):
+    a vector is the same as one encoded afresh."""
 
     def __init__(self, rules: RuleSet, players: int) -> None:
         if not 1 <= players <= MAX_SEATS:
