@@ -9,6 +9,9 @@ from __future__ import annotations
 import copy
 import pickle
 import random
+from collections import Counter
+from collections.abc import Mapping
+from typing import Any
 
 import numpy as np
 import pytest
@@ -18,7 +21,8 @@ from handfoot.engine import Game, Meld
 from handfoot.engine.views import seat_info
 from handfoot.rl.encode import Encoder
 from handfoot.rl.layout import KINDS, MAX_SEATS, OFFSETS, START
-from handfoot.rules import PRESET_NAMES, preset
+from handfoot.rules import PRESET_NAMES, apply_overrides, preset
+from handfoot.rules.options import RuleSet
 from helpers.play import RandomPlayer, play_move
 
 CASES = [
@@ -32,9 +36,9 @@ CASES = [
 TABLE = slice(START["meld_open"], OFFSETS["meld_earlier"].stop)
 
 
-def afresh(rules_name: str, players: int) -> Encoder:
+def afresh(rules: RuleSet, players: int) -> Encoder:
     """An encoder that has kept nothing yet."""
-    return Encoder(preset(rules_name), players)
+    return Encoder(rules, players)
 
 
 def table_entries(encoder: Encoder, me: int, table: tuple[Meld, ...]) -> np.ndarray:
@@ -57,16 +61,21 @@ def table_entries(encoder: Encoder, me: int, table: tuple[Meld, ...]) -> np.ndar
     return out
 
 
-def compare_along_random_play(name: str, players: int, moves: int = 260, named: bool = True) -> int:
+def compare_along_random_play(
+    name: str, players: int, moves: int = 260, named: bool = True, options: Mapping[str, Any] | None = None
+) -> Counter[str]:
     """Play three tables at random for ``moves`` moves each with one encoder, comparing every seat's
     vector at every position with one encoded afresh and its table entries with ``table_entries``; returns
-    how many vectors held a closed book (``meld_earlier`` entries). ``named``: each table's views are
-    encoded under its own name (its index), else all under one."""
-    rules = preset(name)
+    how many vectors held a closed book (``meld_earlier`` entries), any of the whole pile (``pile_seen``)
+    and any of the seat's own Foot (``foot``). ``named``: each table's views are
+    encoded under its own name (its index), else all under one. ``options``: house options over the
+    preset."""
+    rules = apply_overrides(preset(name), options or {})
     kept = Encoder(rules, players)
     tables = [Game(rules, players, seed=seed) for seed in range(3)]  # one encoder for three tables
     movers = [RandomPlayer(random.Random(seed)) for seed in range(3)]
-    compared = most_melds = closed_books = 0
+    compared = most_melds = 0
+    held: Counter[str] = Counter()
     for _ in range(moves):
         for index, (game, mover) in enumerate(zip(tables, movers, strict=True)):
             if game.finished:
@@ -76,15 +85,17 @@ def compare_along_random_play(name: str, players: int, moves: int = 260, named: 
             for seat in range(players):
                 info = seat_info(state, seat)
                 mine = kept.encode(info, game.totals, index if named else 0)
-                fresh = afresh(name, players).encode(info, game.totals)
+                fresh = afresh(rules, players).encode(info, game.totals)
                 where = (name, players, game.state.move_count, seat)
                 assert np.array_equal(mine, fresh), where
                 assert np.array_equal(mine[TABLE], table_entries(kept, seat, info.table)), where
-                closed_books += int(mine[START["meld_earlier"] : TABLE.stop].any())
+                held["closed_book"] += int(mine[START["meld_earlier"] : TABLE.stop].any())
+                held["pile_seen"] += int(mine[OFFSETS["pile_seen"]].any())
+                held["foot"] += int(mine[OFFSETS["foot"]].any())
                 compared += 1
             play_move(game, mover.choose(state, game.legal_ids()))
     assert compared > 1000 and most_melds >= 6  # the tables were played into, with melds on them
-    return closed_books
+    return held
 
 
 @pytest.mark.parametrize(("name", "players"), CASES, ids=[f"{n}-{p}p" for n, p in CASES])
@@ -97,10 +108,19 @@ def test_views_of_several_tables_under_one_name_encode_as_afresh(name: str) -> N
     compare_along_random_play(name, 4 if 4 in preset(name).players_allowed else 3, moves=120, named=False)
 
 
+@pytest.mark.parametrize("name", ["kitchen-table", "in-laws"])
+def test_the_whole_pile_and_the_own_foot_shown_encode_as_afresh(name: str) -> None:
+    """No preset shows the whole pile (``pile_visible = "all"``) or a seat its own Foot
+    (``pick_foot_seen``): with both as house options, the ``pile_seen`` and ``foot`` entries change
+    along the play and are compared too."""
+    held = compare_along_random_play(name, 4, options={"pile_visible": "all", "pick_foot_seen": True})
+    assert held["pile_seen"] and held["foot"]
+
+
 def test_closed_books_are_among_the_vectors_compared() -> None:
     """Under marmot a book closes and a new meld of its rank begins: its ``meld_earlier`` entries are
     compared too."""
-    assert compare_along_random_play("marmot", 4) > 0
+    assert compare_along_random_play("marmot", 4)["closed_book"] > 0
 
 
 def test_an_encoder_copied_or_pickled_with_its_game_encodes_as_one_afresh() -> None:
@@ -120,5 +140,5 @@ def test_an_encoder_copied_or_pickled_with_its_game_encodes_as_one_afresh() -> N
                 break
             info = seat_info(copied_game.state, copied_game.state.to_move)
             mine = copied_encoder.encode(info, copied_game.totals)
-            assert np.array_equal(mine, afresh("kitchen-table", 4).encode(info, copied_game.totals))
+            assert np.array_equal(mine, afresh(game.rules, 4).encode(info, copied_game.totals))
             play_move(copied_game, copied_mover.choose(copied_game.state, copied_game.legal_ids()))
