@@ -171,6 +171,8 @@ def write_entries(
 
 
 def _write_staged(obs: MutableSequence[float], staged: Sequence[Group], values: list[int]) -> None:
+    """Add the seat's staged groups to ``obs``'s staged entries (left at 0): cards per kind, each
+    rank's naturals, jokers and deuces, and their points (``values``: each kind's card value)."""
     points = 0
     for group in staged:
         base = STAGED_MELDS + 3 * group.rank
