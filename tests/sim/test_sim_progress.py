@@ -8,7 +8,7 @@ import signal
 import subprocess
 import sys
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
@@ -138,6 +138,9 @@ def alive(pid: int) -> bool:
     return state != "Z"
 
 
+Starter = Callable[..., tuple["subprocess.Popen[str]", set[int]]]
+
+
 def wait_for(condition: Callable[[], bool], what: str, limit: float = 60.0) -> None:
     """Poll until ``condition`` holds (a bound so a broken build fails instead of hanging)."""
     end = time.monotonic() + limit
@@ -146,20 +149,49 @@ def wait_for(condition: Callable[[], bool], what: str, limit: float = 60.0) -> N
         time.sleep(0.05)
 
 
-def start_simulate(**kwargs: Any) -> tuple[subprocess.Popen[str], set[int]]:
-    """A long `handfoot simulate` on two workers, once both workers run."""
-    command = [sys.executable, "-m", "handfoot", "simulate", "--games", "40", "--workers", "2"]
-    command += ["--seats", "ismcts:2000,heuristic", "--quiet"]
-    process = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, **kwargs)
-    wait_for(lambda: len(children(process.pid)) >= 2, "two worker processes")
-    return process, children(process.pid)
+def as_a_terminal_starts_it() -> None:
+    """In the child, before it runs: Ctrl-C's SIGINT (and SIGQUIT) at their defaults, as a terminal starts
+    a program. A test run started in the background (``make test &``, ``nohup``) has them ignored, a
+    program inherits that, and Python then leaves Ctrl-C ignored, as it should for a background job."""
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
+    signal.signal(signal.SIGQUIT, signal.SIG_DFL)
+
+
+@pytest.fixture
+def start_simulate() -> Iterator[Starter]:
+    """Starts a long `handfoot simulate` on two workers and returns it once both workers run; whatever
+    the test leaves running of it (a failed test) is killed at the end."""
+    started: list[tuple[subprocess.Popen[str], set[int]]] = []
+
+    def start(**kwargs: Any) -> tuple[subprocess.Popen[str], set[int]]:
+        command = [sys.executable, "-m", "handfoot", "simulate", "--games", "40", "--workers", "2"]
+        command += ["--seats", "ismcts:2000,heuristic", "--quiet"]
+        process = subprocess.Popen(
+            command,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            text=True,
+            preexec_fn=as_a_terminal_starts_it,
+            **kwargs,
+        )
+        started.append((process, set()))
+        wait_for(lambda: len(children(process.pid)) >= 2, "two worker processes")
+        started[-1] = (process, children(process.pid))
+        return started[-1]
+
+    yield start
+    for process, workers in started:
+        for pid in (process.pid, *workers):
+            if alive(pid):
+                os.kill(pid, signal.SIGKILL)
+        process.communicate()
 
 
 needs_proc = pytest.mark.skipif(not Path("/proc/self/stat").exists(), reason="reads processes from /proc")
 
 
 @needs_proc
-def test_sigterm_stops_simulate_and_its_workers() -> None:
+def test_sigterm_stops_simulate_and_its_workers(start_simulate: Starter) -> None:
     process, workers = start_simulate()
     process.send_signal(signal.SIGTERM)
     out, err = process.communicate(timeout=60)
@@ -169,7 +201,7 @@ def test_sigterm_stops_simulate_and_its_workers() -> None:
 
 
 @needs_proc
-def test_ctrl_c_to_the_process_group_stops_everything_without_a_traceback() -> None:
+def test_ctrl_c_to_the_process_group_stops_everything_without_a_traceback(start_simulate: Starter) -> None:
     process, workers = start_simulate(start_new_session=True)
     os.killpg(process.pid, signal.SIGINT)  # what a terminal's Ctrl-C does
     out, err = process.communicate(timeout=60)
@@ -179,7 +211,7 @@ def test_ctrl_c_to_the_process_group_stops_everything_without_a_traceback() -> N
 
 
 @needs_proc
-def test_workers_of_a_killed_simulate_end_by_themselves() -> None:
+def test_workers_of_a_killed_simulate_end_by_themselves(start_simulate: Starter) -> None:
     process, workers = start_simulate()
     process.kill()
     process.communicate(timeout=60)
