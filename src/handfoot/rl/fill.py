@@ -379,28 +379,14 @@ def write_changes(
             obs[SIDE_RED + slot] = len(red[side])
         if last_totals[side] != totals[side]:
             obs[SIDE_TOTAL + slot] = totals[side] / SCALE
-    was_top, top = _top_entry(last.pile_top), _top_entry(info.pile_top)
-    if was_top != top:
-        obs[PILE_TOP + was_top] = 0
-        obs[PILE_TOP + top] = 1
-    if last.pile_size != info.pile_size:
-        obs[PILE_SIZE] = info.pile_size
-    if last.stock_size != info.stock_size:
-        obs[STOCK] = info.stock_size
-    was_phase, phase = int(last.phase), int(info.phase)
-    if was_phase != phase:
-        obs[PHASE + was_phase] = 0
-        obs[PHASE + phase] = 1
-    if last.permission != info.permission:
-        obs[PERMISSION] = info.permission
-    if last.last_round_left != info.last_round_left:
-        obs[LAST_ROUND] = info.last_round_left
-    if last.hand_index != info.hand_index:
-        obs[HAND_INDEX] = info.hand_index
-    was_out, out = _out_entry(seat_slot, last.out_seat), _out_entry(seat_slot, info.out_seat)
-    if was_out != out:
-        obs[OUT + was_out] = 0
-        obs[OUT + out] = 1
+    _move_hot(obs, PILE_TOP, _top_entry(last.pile_top), _top_entry(info.pile_top))
+    _write_changed(obs, PILE_SIZE, last.pile_size, info.pile_size)
+    _write_changed(obs, STOCK, last.stock_size, info.stock_size)
+    _move_hot(obs, PHASE, int(last.phase), int(info.phase))
+    _write_changed(obs, PERMISSION, last.permission, info.permission)
+    _write_changed(obs, LAST_ROUND, last.last_round_left, info.last_round_left)
+    _write_changed(obs, HAND_INDEX, last.hand_index, info.hand_index)
+    _move_hot(obs, OUT, _out_entry(seat_slot, last.out_seat), _out_entry(seat_slot, info.out_seat))
     if last.pile != info.pile:
         obs[PILE_SEEN : PILE_SEEN + NUM_KINDS] = as_floats(ZERO_PILE)
         for card in info.pile:
@@ -414,6 +400,19 @@ def _move_one_hot(obs: MutableSequence[float], start: int, slot_of: list[int], w
             obs[start + slot_of[was]] = 0
         if now >= 0:
             obs[start + slot_of[now]] = 1
+
+
+def _move_hot(obs: MutableSequence[float], start: int, was: int, now: int) -> None:
+    """Move a one-hot that is always set from entry ``was`` to entry ``now`` of the field at ``start``."""
+    if was != now:
+        obs[start + was] = 0
+        obs[start + now] = 1
+
+
+def _write_changed(obs: MutableSequence[float], at: int, was: int, now: int) -> None:
+    """Write entry ``at`` when its value went from ``was`` to something else."""
+    if was != now:
+        obs[at] = now
 
 
 def _top_entry(card: int) -> int:
