@@ -180,10 +180,10 @@ def meld_ids(s: HandState, seat: int) -> list[int]:
             key = _KEYS_NO_MELD[rank][have if have < 3 else 3] + (len(meld.cards) + 1) * _FIELD + meld.wilds
         else:
             continue
-        try:
-            out += memo[key]
-        except KeyError:  # not met yet under this context
-            out += _judged_once(memo, key, s, seat, rank, index, minimum)
+        found = memo.get(key)
+        if found is None:  # not met yet under this context
+            found = _judged_once(memo, key, s, seat, rank, index, minimum)
+        out += found
     if _black_threes_meldable(s, seat):
         out += _judged_rank(s, seat, BLACK_THREE, minimum)
     if rules.wild_melds and holds_wild:
