@@ -25,13 +25,13 @@ import pytest
 from handfoot.engine import Move, View
 from handfoot.server.bots import runner as bot_runner
 from handfoot.server.bots.runner import BotRunner
-from handfoot.server.cluster.bus import InProcessFanout, LocalBus
 from handfoot.server.cluster.follow import catch_up, catch_up_all, catch_up_stale
 from handfoot.server.cluster.leases import LocalLeases, RedisLeases
 from handfoot.server.settings import Settings
 from handfoot.server.store.storage import Storage
 from handfoot.server.tables.moves import Accepted, play
 from handfoot.server.tables.service import TableService
+from helpers.fanout import InProcessFanout, LocalBus
 from helpers.server import SeatClient, create_table, free_port, running_server
 
 pytest_plugins = ["helpers.services"]

@@ -27,8 +27,7 @@ import redis.asyncio
 from handfoot.server.cluster.bus import (
     Advance,
     AdvanceHandler,
-    InProcessFanout,
-    LocalBus,
+    LoneFanout,
     RedisFanout,
     ResyncHandler,
     make_fanout,
@@ -41,6 +40,7 @@ from handfoot.server.tables.moves import Accepted, play
 from handfoot.server.tables.service import TableService
 from handfoot.server.tables.table import Connection
 from handfoot.server.wire.jsonout import Encoded
+from helpers.fanout import InProcessFanout, LocalBus
 from helpers.server import SeatClient, create_table, running_server, sent_json
 
 pytest_plugins = ["helpers.services"]
@@ -67,8 +67,10 @@ def test_the_redis_url_comes_from_the_argument_else_the_environment() -> None:
         load_settings({"HANDFOOT_REDIS_URL": "http://cache"})
 
 
-def test_without_redis_a_process_has_its_own_in_process_fanout() -> None:
-    assert isinstance(make_fanout(""), InProcessFanout)
+def test_without_redis_a_process_serves_its_database_alone_and_tells_nobody() -> None:
+    lone = make_fanout("")
+    assert isinstance(lone, LoneFanout)
+    lone.publish("t1", 3)  # nothing to deliver, nothing raised
     assert isinstance(make_fanout("redis://127.0.0.1:6379/0"), RedisFanout)
 
 

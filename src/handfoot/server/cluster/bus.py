@@ -1,5 +1,5 @@
 """The bus between the processes serving one database: only "table X advanced to version N" is published
-(``Advance``), never a view, a move or a card. ``InProcessFanout`` is the default for one process;
+(``Advance``), never a view, a move or a card. ``LoneFanout`` is the default for one process;
 ``RedisFanout`` (``HANDFOOT_REDIS_URL``) uses Redis pub/sub. A process that hears an advance catches
 the table up (``cluster.follow``).
 """
@@ -85,49 +85,12 @@ class Fanout(ABC):
         self.handler = None
 
 
-class LocalBus:
-    """Fan-out between services of one Python process (each InProcessFanout joins one bus)."""
-
-    def __init__(self) -> None:
-        self.members: list[InProcessFanout] = []
-
-
-class InProcessFanout(Fanout):
-    """The default, for one process: advances reach the other members of its ``bus`` (by default a bus
-    of its own, so nothing is sent anywhere)."""
-
-    def __init__(self, bus: LocalBus | None = None) -> None:
-        super().__init__()
-        self.bus = bus if bus is not None else LocalBus()
-        self.deliveries: set[asyncio.Task[None]] = set()  # advances on their way to other members
-
-    async def start(self, handler: AdvanceHandler, resync: ResyncHandler) -> None:
-        """Join the bus."""
-        await super().start(handler, resync)
-        self.bus.members.append(self)
+class LoneFanout(Fanout):
+    """The default, for a process that serves its database alone: there is no other process to tell, so
+    ``publish`` sends nothing (a test joins services of one process with ``tests/helpers/fanout.py``)."""
 
     def publish(self, table_id: str, version: int) -> None:
-        """Call every other member's handler, each in a task of its own (returns at once)."""
-        for member in list(self.bus.members):
-            if member is not self and member.handler is not None:
-                task = asyncio.get_running_loop().create_task(self._deliver(member, table_id, version))
-                self.deliveries.add(task)
-                task.add_done_callback(self.deliveries.discard)
-
-    @staticmethod
-    async def _deliver(member: Fanout, table_id: str, version: int) -> None:
-        """Hand one advance to ``member``'s handler; a failure is logged."""
-        try:
-            if member.handler is not None:
-                await member.handler(table_id, version)
-        except Exception:
-            log.exception("fan-out of table %s version %d failed", table_id, version)
-
-    async def close(self) -> None:
-        """Leave the bus."""
-        if self in self.bus.members:
-            self.bus.members.remove(self)
-        await super().close()
+        """Nothing to do: no other process serves this database."""
 
 
 class RedisFanout(Fanout):
@@ -250,5 +213,6 @@ async def _close(pubsub: PubSub) -> None:
 
 
 def make_fanout(redis_url: str) -> Fanout:
-    """Redis pub/sub if ``redis_url`` is set, else the in-process fan-out of a lone process."""
-    return RedisFanout(redis_url) if redis_url else InProcessFanout()
+    """Redis pub/sub if ``redis_url`` is set, else the fan-out of a process that serves its database alone
+    (it tells nobody)."""
+    return RedisFanout(redis_url) if redis_url else LoneFanout()
