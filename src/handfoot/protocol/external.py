@@ -22,7 +22,6 @@ from handfoot.protocol.messages import (
     game_hello,
     hand_end_line,
     parse_hello,
-    parse_move_line,
 )
 from handfoot.protocol.offers import BadReply, resolve_reply, seat_offers
 from handfoot.protocol.process import BotFailure, BotProcess
@@ -69,18 +68,12 @@ class ExternalSeat:
             raise BotFailure("was asked to move before the game started")
         self.decisions += 1
         number = self.decisions
-        extra = process.unasked()
-        if extra:
-            raise BotFailure(f"wrote {extra} line{'s' if extra > 1 else ''} nobody asked for")
         offers = seat_offers(game)
         info = game.seat_info(self.seat)
-        process.send(decision_line(number, info, game.totals, offers, round(self.move_time * 1000)))
-        raw = process.receive(self.move_time)
+        line = decision_line(number, info, game.totals, offers, round(self.move_time * 1000))
+        reply = process.ask_move(number, line, self.move_time)
         try:
-            reply = parse_move_line(raw, number)
             return resolve_reply(reply, offers, game)
-        except ProtocolViolation as err:
-            raise BotFailure(str(err)) from None
         except BadReply as err:
             raise BotFailure(f"chose a move it may not play: {err}") from None
 

@@ -33,7 +33,6 @@ from handfoot.protocol.messages import (
     hand_end_line,
     hello_line,
     parse_hello,
-    parse_move_line,
 )
 from handfoot.protocol.offers import BadReply, Offer, offers_from_texts, resolve_reply
 from handfoot.protocol.process import BotFailure, BotProcess
@@ -161,16 +160,10 @@ class LiveSeat:
         process = self.process
         assert process is not None
         self.decisions += 1
-        extra = process.unasked()
-        if extra:
-            raise BotFailure(f"wrote {extra} line{'s' if extra > 1 else ''} nobody asked for")
         bounds: list[dict[str, int]] = [{} for _ in view["seats"]]
         ms = round(self.move_time * 1000)
-        process.send(decision_from_view(self.decisions, view, bounds, table["totals"], offers, ms))
-        try:
-            reply = parse_move_line(process.receive(self.move_time), self.decisions)
-        except ProtocolViolation as err:
-            raise BotFailure(str(err)) from None
+        line = decision_from_view(self.decisions, view, bounds, table["totals"], offers, ms)
+        reply = process.ask_move(self.decisions, line, self.move_time)
         try:
             return str(resolve_reply(reply, offers))
         except BadReply as err:

@@ -23,7 +23,7 @@ import time
 from collections.abc import Sequence
 from typing import IO, Any
 
-from handfoot.protocol.messages import MAX_LINE_BYTES, encode
+from handfoot.protocol.messages import MAX_LINE_BYTES, ProtocolViolation, encode, parse_move_line
 
 MAX_PENDING = 64  # unread lines a bot may have written ahead; beyond that it is flooding
 EXIT_GRACE = 2.0  # seconds a bot has to exit after its input closes
@@ -112,6 +112,20 @@ class BotProcess:
     def unasked(self) -> int:
         """How many lines the bot has written that nobody asked for yet."""
         return self._lines.qsize()
+
+    def ask_move(self, decision: int, line: dict[str, Any], seconds: float) -> object:
+        """Send ``line``, the bot's ``decision`` (its number), and return the ``move`` its answer names (an
+        offered id or a move's text, for the caller to resolve against the offers). Raises BotFailure when
+        the bot wrote lines nobody asked for, answers nothing in ``seconds`` or answers outside the
+        protocol (``receive``, ``parse_move_line``)."""
+        extra = self.unasked()
+        if extra:
+            raise BotFailure(f"wrote {extra} line{'s' if extra > 1 else ''} nobody asked for")
+        self.send(line)
+        try:
+            return parse_move_line(self.receive(seconds), decision)
+        except ProtocolViolation as err:
+            raise BotFailure(str(err)) from None
 
     def receive(self, seconds: float) -> bytes:
         """The bot's next line (without its newline), waiting at most ``seconds``. Raises BotFailure
