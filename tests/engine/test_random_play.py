@@ -7,7 +7,7 @@ seeds (the player's randomness is its own: the checks never change the play).
 At every step of every hand (light checks):
 
 - cards are conserved: hands, feet, stock, pile, melds and laid red 3s hold exactly the shoe, and each
-  hand's per-kind counts agree with its per-card counts;
+  hand's per-kind counts agree with its per-card counts, and its size (``hand_sizes``) with its cards;
 - the table keeps the rules: every meld keeps the wild limits, ``meld_of`` and the books agree with the melds;
 - a legal id exists until the game ends (``legal_ids`` is never empty), sorted and free of repeats;
 - staging keeps its contract: while groups are staged ``cancel`` is listed (every staging offered can be
@@ -165,12 +165,14 @@ def check_cards(s: HandState, where: str = "") -> None:
 
 
 def check_hands(s: HandState) -> None:
-    """Each hand's per-kind counts agree with its per-card counts, and no count is negative."""
+    """Each hand's per-kind counts agree with its per-card counts and its size with its cards, and no count
+    is negative."""
     for seat in range(s.players):
         held = s.hand_cards[seat]
         assert min(held) >= 0, f"seat {seat} holds a negative count of a card"
         kinds = [sum(held[card] for card in C.IDS_OF_KIND[kind]) for kind in range(C.NUM_KINDS)]
         assert kinds == s.hands[seat], f"seat {seat}: per-kind counts disagree with the cards held"
+        assert s.hand_sizes[seat] == sum(held), f"seat {seat}: hand_sizes says {s.hand_sizes[seat]}"
 
 
 def check_meld(rules: RuleSet, meld: Meld) -> None:
@@ -341,6 +343,7 @@ def rehide(s: HandState, seat: int, rng: random.Random) -> HandState:
         cards = keep[other] + [pool.pop() for _ in range(s.hand_size(other) - len(keep[other]))]
         world.hands[other] = [0] * C.NUM_KINDS
         world.hand_cards[other] = [0] * C.NUM_CARD_IDS
+        world.hand_sizes[other] = len(cards)
         for card in cards:
             world.hands[other][C.KIND_OF[card]] += 1
             world.hand_cards[other][card] += 1

@@ -55,6 +55,7 @@ def seat_state(info: SeatInfo | View) -> HandState:
     if isinstance(info, SeatInfo):
         s.hands[seat] = list(info.kinds)
         s.hand_cards[seat] = list(info.held)
+        s.hand_sizes[seat] = info.hand_counts[seat]
         s.in_foot = list(info.in_foot)
         # read only: planning never changes the state, so the table's own melds serve
         melds: Sequence[Meld] = info.table
@@ -64,6 +65,7 @@ def seat_state(info: SeatInfo | View) -> HandState:
             if held[card]:
                 s.hand_cards[seat][card] = held[card]
                 s.hands[seat][C.KIND_OF[card]] += held[card]
+        s.hand_sizes[seat] = len(info.hand)
         s.in_foot = [sv.in_foot for sv in info.seats]
         melds = [Meld(m.owner, m.rank, list(m.cards), m.wilds) for m in info.melds]
     books = info.books

@@ -77,6 +77,7 @@ def take_cards(s: HandState, seat: int, cards: list[int] | tuple[int, ...]) -> N
     """Take ``cards`` out of ``seat``'s hand: for each, one fewer of its kind known to be there, if any
     was."""
     hand, held, known = s.hands[seat], s.hand_cards[seat], s.known[seat]
+    s.hand_sizes[seat] -= len(cards)
     for card in cards:
         kind = KIND_OF[card]
         hand[kind] -= 1
@@ -86,8 +87,10 @@ def take_cards(s: HandState, seat: int, cards: list[int] | tuple[int, ...]) -> N
 
 
 def give_card(s: HandState, seat: int, card: int) -> None:
+    """Put ``card`` into ``seat``'s hand."""
     s.hands[seat][KIND_OF[card]] += 1
     s.hand_cards[seat][card] += 1
+    s.hand_sizes[seat] += 1
 
 
 def _lay_red_three(s: HandState, seat: int, card: int, events: list[Event]) -> None:

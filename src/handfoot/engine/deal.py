@@ -79,6 +79,7 @@ def deal(
         for card in hands[seat]:
             state.hands[seat][C.KIND_OF[card]] += 1
             state.hand_cards[seat][card] += 1
+        state.hand_sizes[seat] = len(hands[seat])
         state.feet[seat] = list(feet[seat])
     upcard = rules.first_upcard
     if not discard_given and upcard is not FirstUpcard.NONE:

@@ -78,7 +78,7 @@ def legal_ids(s: HandState) -> list[int]:
         and not rules.must_play_all
         and rules.red_threes is not LAY_BY_CHOICE
     )
-    if unrestricted and not (s.in_foot[seat] and sum(hand) == 1):
+    if unrestricted and not (s.in_foot[seat] and s.hand_sizes[seat] == 1):
         out = list(compress(DISCARD_IDS, hand))  # the kinds held
     elif must_play_refusal(s, seat, legal_melds) is None:
         for kind in range(C.NUM_KINDS):

@@ -80,9 +80,10 @@ def memo_context(s: HandState, seat: int, minimum: int) -> MemoContext | None:
     jokers, deuces = hand[JOKER], hand[DEUCE]
     careful = careful_below(s, seat)
     # a group of three leaves at least -3 cards: below that no hand size is careful, so none is counted
-    if careful < -3 or sum(hand) - 3 > careful:
+    size = s.hand_sizes[seat]
+    if careful < -3 or size - 3 > careful:
         return (jokers if jokers < 3 else 3, deuces if deuces < 3 else 3, minimum)
-    return (jokers, deuces, minimum, sum(hand), go_out_mask(s, seat))
+    return (jokers, deuces, minimum, size, go_out_mask(s, seat))
 
 
 # How one group can change its owner's books (clean, dirty, wild): none, one book more of a kind, or a
@@ -226,7 +227,7 @@ def _black_threes_meldable(s: HandState, seat: int) -> bool:
     hand = s.hands[seat]
     threes = hand[BLACK_THREE]
     if rules.black_three_books is NO_THREE_BOOKS:
-        return rules.black_three_melds and threes >= 3 and s.in_foot[seat] and sum(hand) <= 4
+        return rules.black_three_melds and threes >= 3 and s.in_foot[seat] and s.hand_sizes[seat] <= 4
     if rules.black_three_melds and threes >= 3:
         return True
     owner = s.seating.owner_of[seat]
@@ -248,7 +249,7 @@ def _rank_ids(
     rules = s.rules
     hand = s.hands[seat]
     jokers, deuces = hand[JOKER], hand[DEUCE]
-    size = sum(hand)
+    size = s.hand_sizes[seat]
     careful_from = careful_below(s, seat)
     values = rules.card_values
     joker_value, deuce_value = values[JOKER], values[DEUCE]

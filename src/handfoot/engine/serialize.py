@@ -84,6 +84,7 @@ def state_from_json(data: dict[str, Any], rules: RuleSet | None = None) -> HandS
     s.minimums = [int(n) for n in data["minimums"]]
     s.hand_cards = [_card_counts(row) for row in data["hands"]]
     s.hands = [_kind_counts(row) for row in s.hand_cards]
+    s.hand_sizes = [sum(row) for row in s.hands]
     s.feet = [C.parse_cards(row) for row in data["feet"]]
     s.in_foot = [bool(b) for b in data["in_foot"]]
     s.known = [[int(n) for n in row] for row in data["known"]]

@@ -140,6 +140,7 @@ class HandState:
         "first_player",
         "hand_cards",
         "hand_index",
+        "hand_sizes",
         "hands",
         "in_foot",
         "known",
@@ -192,6 +193,9 @@ class HandState:
         # per seat: counts by card id and by kind (what is shown, what the rules count), kept together
         self.hand_cards: list[list[int]] = [[0] * C.NUM_CARD_IDS for _ in range(players)]
         self.hands: list[list[int]] = [[0] * C.NUM_KINDS for _ in range(players)]
+        # per seat: the cards in its hand, the sum of its ``hands`` row, kept with it (read far more often
+        # than the hand changes)
+        self.hand_sizes: list[int] = [0] * players
         # unplayed Feet
         self.feet: list[list[int]] = [[] for _ in range(players)]
         self.in_foot: list[bool] = [False] * players
@@ -255,7 +259,7 @@ class HandState:
 
     def hand_size(self, seat: int) -> int:
         """Cards in a seat's hand (the Foot, once picked up, is the hand)."""
-        return sum(self.hands[seat])
+        return self.hand_sizes[seat]
 
     def copy(self) -> HandState:
         """A deep, independent copy."""
@@ -267,6 +271,7 @@ class HandState:
         other.minimums = list(self.minimums)
         other.hand_cards = [list(row) for row in self.hand_cards]
         other.hands = [list(row) for row in self.hands]
+        other.hand_sizes = list(self.hand_sizes)
         other.feet = [list(row) for row in self.feet]
         other.in_foot = list(self.in_foot)
         other.known = [list(row) for row in self.known]
@@ -306,6 +311,7 @@ class HandState:
             and self.minimums == other.minimums
             and self.hand_cards == other.hand_cards
             and self.hands == other.hands
+            and self.hand_sizes == other.hand_sizes
             and self.feet == other.feet
             and self.in_foot == other.in_foot
             and self.known == other.known

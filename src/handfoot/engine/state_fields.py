@@ -38,6 +38,7 @@ JSON_KINDS: dict[str, tuple[str, str]] = {
     "card_lists": ("[C.codes(row) for row in {x}]", "[C.parse_cards(row) for row in {j}]"),
     "card_counts": ("[_cards_out(row) for row in {x}]", "[_card_counts(row) for row in {j}]"),
     "kinds_of_hand_cards": ("", "[_kind_counts(row) for row in s.hand_cards]"),
+    "sizes_of_hands": ("", "[sum(row) for row in s.hands]"),
     "enum": ("{x}.name.lower()", "{t}[str({j}).upper()]"),
     "melds": (
         '[{{"owner": m.owner, "rank": m.rank, "cards": C.codes(m.cards), "wilds": m.wilds}} for m in {x}]',
@@ -112,6 +113,15 @@ FIELDS: tuple[Field, ...] = (
         "[[0] * C.NUM_KINDS for _ in range(players)]",
         "lists",
         "kinds_of_hand_cards",
+    ),
+    Field(
+        "hand_sizes",
+        "list[int]",
+        "[0] * players",
+        "list",
+        "sizes_of_hands",
+        note="per seat: the cards in its hand, the sum of its ``hands`` row, kept with it (read far more "
+        "often than the hand changes)",
     ),
     Field(
         "feet", "list[list[int]]", "[[] for _ in range(players)]", "lists", "card_lists", note="unplayed Feet"

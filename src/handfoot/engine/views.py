@@ -194,7 +194,7 @@ class SeatInfo:
         self.foot: tuple[int, ...] = (
             tuple(sorted(s.feet[seat], key=C.sort_key)) if own and rules.pick_foot_seen else ()
         )
-        self.hand_counts: tuple[int, ...] = tuple([sum(kinds) for kinds in s.hands])
+        self.hand_counts: tuple[int, ...] = tuple(s.hand_sizes)
         self.foot_counts: tuple[int, ...] = tuple([len(foot) for foot in s.feet])
         self.in_foot: tuple[bool, ...] = tuple(s.in_foot)
         self.known: tuple[tuple[int, ...], ...] = tuple([tuple(kinds) for kinds in s.known])
@@ -377,6 +377,7 @@ def sample_world(v: View, rng: random.Random, caps: Sequence[Sequence[int]] | No
         for card in hands[seat]:
             s.hands[seat][C.KIND_OF[card]] += 1
             s.hand_cards[seat][card] += 1
+        s.hand_sizes[seat] = len(hands[seat])
     if v.pile:
         s.pile = list(v.pile)
     else:
