@@ -39,7 +39,9 @@ from handfoot.text import text_problem
 from handfoot.wording import plural, show
 
 RECORD_KEYS = ("rules", "players", "seed", "dealer", "deals", "moves", "names")
-NAME_LIMIT = 64  # the longest name a record gives a seat (as a table's seats take)
+# The longest name a record gives a seat. A table's people take at most 32 characters
+# (``server.wire.protocol.clean_name``); a record read from a file may come from elsewhere.
+NAME_LIMIT = 64
 DEAL_KEYS = ("hands", "feet", "stock", "discard")
 DEFAULT_RULES = "kitchen-table"
 # The ``rule`` of a replay error for a move whose text does not follow the notation.
