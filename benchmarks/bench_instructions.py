@@ -4,8 +4,8 @@ Seconds move with the machine and its load (the same command gives ratios 15% ap
 the next on a shared machine); the instructions a process executes do not. This counts them for a fixed
 workload: ``--what play`` plays kitchen-table hands 0 to ``--count`` - 1 at four seats (``bench_engine``'s
 random player, the anchor runs' loop), ``--what rl`` takes ``--count`` steps of the AEC env
-(``bench_rl.run``). Each workload runs twice, with ``--count`` and with 0, both from a fresh process
-with ``PYTHONHASHSEED=0``; the difference is the workload's own (imports and setup cancel out). Counts
+(``bench_rl.run``). Each workload runs twice, with ``--count`` and with 0 (the same imports and setup,
+no move), both from a fresh process with ``PYTHONHASHSEED=0``; the difference is the moves' own. Counts
 of the same tree agree to about 2% from run to run (what is left varies with where memory lands).
 
     python benchmarks/bench_instructions.py                       # pure Python, random play, 100 hands
@@ -32,16 +32,18 @@ COLLECTED = re.compile(r"Collected : (\d+)")
 
 
 def workload(what: str, count: int) -> int:
-    """Run the workload in this process; returns the moves or steps it made."""
+    """Run the workload in this process; returns the moves or steps it made. With ``count`` 0 it does
+    the same setup and nothing more (the rules loaded; for ``rl`` the env made and reset), so that the
+    difference of two runs is the moves or steps alone."""
     sys.path.insert(0, str(ROOT / "benchmarks"))
     if what == "play":
         import bench_engine
 
+        bench_engine.preset("kitchen-table")
         return sum(bench_engine.play_hand("kitchen-table", 4, seed) for seed in range(count))
     import bench_rl
 
-    if count:
-        bench_rl.run("kitchen-table", count, wrapped=False, seed=0)
+    bench_rl.run("kitchen-table", count, wrapped=False, seed=0)  # 0 steps: the env made and reset
     return count
 
 
@@ -77,16 +79,16 @@ def counted(what: str, count: int, path: str) -> tuple[int, int]:
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--what", choices=("play", "rl"), default="play")
-    parser.add_argument("--count", type=int, default=0, help="hands (play: 100) or steps (rl: 4,000)")
+    parser.add_argument("--count", type=int, default=None, help="hands (play: 100) or steps (rl: 4,000)")
     parser.add_argument("--compiled", type=Path, default=None, help="a compiled build's folder")
     parser.add_argument("--worker", action="store_true", help=argparse.SUPPRESS)
     args = parser.parse_args(argv)
-    count = args.count or (100 if args.what == "play" else 4_000)
+    if args.worker:  # one measured process: ``--count`` 0 is the setup alone
+        print(workload(args.what, args.count or 0))
+        return 0
+    count = args.count if args.count is not None else (100 if args.what == "play" else 4_000)
     if not 1 <= count <= 1_000_000:
         parser.error(f"--count {count}: use 1 to 1,000,000")
-    if args.worker:
-        print(workload(args.what, args.count))
-        return 0
     if shutil.which("valgrind") is None:
         print("valgrind is not installed (Debian: apt-get install valgrind)", file=sys.stderr)
         return 2
