@@ -32,7 +32,7 @@ from handfoot.engine.melding import (
 from handfoot.engine.moves import ADD_BASE, NEW_BASE, RANK_TRIPLES, SINGLES, WILD_TRIPLES
 from handfoot.engine.state import HandState
 from handfoot.rules.cache import RulesCache
-from handfoot.rules.options import BlackThreeBooks, OpeningWaiver, RuleSet
+from handfoot.rules.options import BlackThreeBooks, OpeningWaiver
 
 JOKER: Final = C.JOKER
 DEUCE: Final = C.DEUCE
@@ -58,11 +58,16 @@ _ENTRIES_KEPT = 100_000
 _entries = 0
 
 
+# Cards left after a group at or below which a seat in its Foot has it judged by ``plan_groups``
+# (``careful_below``).
+_CAREFUL_LEFT: Final = 1
+
+
 def careful_below(s: HandState, seat: int) -> int:
     """Cards left after a group at or below which it is judged by ``plan_groups``: a seat in its Foot
     left with one card or none may be going out (or be unable to), which the shape rules alone do not
     judge; a seat with a Foot still to pick up never is."""
-    return 1 if s.in_foot[seat] else -99
+    return _CAREFUL_LEFT if s.in_foot[seat] else -99
 
 
 def memo_context(s: HandState, seat: int, minimum: int) -> MemoContext | None:
@@ -78,10 +83,10 @@ def memo_context(s: HandState, seat: int, minimum: int) -> MemoContext | None:
         return None
     hand = s.hands[seat]
     jokers, deuces = hand[JOKER], hand[DEUCE]
-    careful = careful_below(s, seat)
-    # a group of three leaves at least -3 cards: below that no hand size is careful, so none is counted
+    # a group of three leaves its size less 3 cards: where that is above ``careful_below`` (always,
+    # outside the Foot) no group is careful, so the hand size is not counted
     size = s.hand_sizes[seat]
-    if careful < -3 or size - 3 > careful:
+    if not s.in_foot[seat] or size - 3 > _CAREFUL_LEFT:
         return (jokers if jokers < 3 else 3, deuces if deuces < 3 else 3, minimum)
     return (jokers, deuces, minimum, size, go_out_mask(s, seat))
 
@@ -119,17 +124,6 @@ _KEYS_NO_MELD: Final[tuple[tuple[int, ...], ...]] = tuple(
 )
 
 
-def rank_memo(rules: RuleSet, context: MemoContext) -> dict[RankKey, tuple[int, ...]]:
-    """The memo of a rank's ids under ``rules`` (by identity: a rule set is frozen) in ``context``."""
-    contexts = _MEMOS.get(rules)
-    if contexts is None:
-        contexts = _MEMOS.put(rules, {})
-    memo = contexts.get(context)
-    if memo is None:
-        memo = contexts[context] = {}
-    return memo
-
-
 def _judged_once(
     memo: dict[RankKey, tuple[int, ...]],
     key: RankKey,
@@ -164,7 +158,12 @@ def meld_ids(s: HandState, seat: int) -> list[int]:
     context = memo_context(s, seat, minimum)
     if context is None:
         return judged_meld_ids(s, seat)
-    memo = rank_memo(rules, context)
+    contexts = _MEMOS.get(rules)  # the memos under ``rules`` (by identity: a rule set is frozen), by context
+    if contexts is None:
+        contexts = _MEMOS.put(rules, {})
+    memo = contexts.get(context)
+    if memo is None:
+        memo = contexts[context] = {}
     meld_of = s.meld_of[owner]
     melds = s.melds
     holds_wild = hand[JOKER] + hand[DEUCE] > 0
@@ -185,9 +184,9 @@ def meld_ids(s: HandState, seat: int) -> list[int]:
         if found is None:  # not met yet under this context
             found = _judged_once(memo, key, s, seat, rank, index, minimum)
         out += found
-    if _black_threes_meldable(s, seat):
+    if hand[BLACK_THREE] and _black_threes_meldable(s, seat):
         out += _judged_rank(s, seat, BLACK_THREE, minimum)
-    if rules.wild_melds and holds_wild:
+    if holds_wild and rules.wild_melds:
         index = meld_of[WILD_RANK]
         key = (
             rank_key(WILD_RANK, 0, len(melds[index].cards), melds[index].wilds)
