@@ -135,11 +135,15 @@ def meld_openings(s: HandState, seat: int) -> list[Move]:
     if _most_points(s, counts) < s.minimums[owner] and not _may_fall_short(s):
         return []
     out: list[Move] = []
+    tried: list[list[tuple[int, int, int, int]]] = []  # the groups built so far: each is judged once
     for jokers_first in (False, True):
         for lean in (True, False):
-            groups = _to_groups(s, seat, _build(s, counts, jokers_first, lean), {})
-            move = Move(Action.MELD, tuple(groups))
-            if groups and move not in out and meld_refusal(s, seat, move.groups) is None:
+            specs = _build(s, counts, jokers_first, lean)
+            if not specs or specs in tried:
+                continue
+            tried.append(specs)
+            move = Move(Action.MELD, tuple(_to_groups(s, seat, specs, {})))
+            if meld_refusal(s, seat, move.groups) is None:
                 out.append(move)
     return out
 
