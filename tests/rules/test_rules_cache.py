@@ -26,3 +26,20 @@ def test_one_rule_set_more_than_it_keeps_empties_it() -> None:
     cache.put(rule_sets[3], 3)
     assert cache.values() == [3]
     assert cache.get(rule_sets[0]) is None and cache.get(rule_sets[3]) == 3
+
+
+def test_the_rule_set_asked_for_last_is_answered_as_the_entries_answer() -> None:
+    """The last rule set found or kept is answered first; asking in turns, forgetting and emptying on
+    the bound give what the entries give."""
+    cache: RulesCache[int] = RulesCache(kept=2)
+    loose, strict, third = (apply_overrides(preset("kitchen-table"), {"max_wilds": n}) for n in (0, 1, 2))
+    cache.put(loose, 1)
+    cache.put(strict, 2)
+    for _ in range(3):  # in turns: each answered with its own value, never the other's
+        assert cache.get(loose) == 1
+        assert cache.get(loose) == 1
+        assert cache.get(strict) == 2
+    cache.put(third, 3)  # past the bound: the others are forgotten, also the one asked for last
+    assert cache.get(strict) is None and cache.get(loose) is None and cache.get(third) == 3
+    cache.clear()
+    assert cache.get(third) is None and cache.values() == []

@@ -54,10 +54,16 @@ MELD_ADDED: Final = "added"
 BOOK_KINDS: tuple[str, ...] = ("clean", "dirty", "wild")  # the ``detail`` of a ``book`` event, by status
 
 
+# ``tuple.__new__`` and the Event class, looked up once: compiled with mypyc, a method of a built-in type
+# is otherwise looked up by name at every call, and a class from the module's dictionary.
+NEW_TUPLE: Final = tuple.__new__
+EVENT: Final = Event
+
+
 def event(
     type: EventType, seat: int, cards: tuple[int, ...] = (), amount: int = 0, detail: str = "", rank: int = -1
 ) -> Event:
     """``Event(type, seat, cards, amount, detail, rank)``, the same value, made as the tuple it is: a
     NamedTuple's own constructor runs a ``__new__`` written in Python, which code compiled with mypyc
     calls back into the interpreter for. ``apply`` makes the events of every move with this."""
-    return tuple.__new__(Event, (type, seat, cards, amount, detail, rank))
+    return NEW_TUPLE(EVENT, (type, seat, cards, amount, detail, rank))

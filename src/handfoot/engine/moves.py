@@ -473,11 +473,18 @@ _DISCARD_KINDS: Final[tuple[int, ...]] = tuple(
 _DISCARDS: Final[tuple[Move, ...]] = tuple(Move(Action.DISCARD, card=card) for card in range(C.NUM_CARD_IDS))
 
 
+# ``tuple.__new__`` and the Move and Group classes, looked up once: compiled with mypyc, a method of a
+# built-in type is otherwise looked up by name at every call, and a class from the module's dictionary.
+NEW_TUPLE: Final = tuple.__new__
+MOVE: Final = Move
+GROUP: Final = Group
+
+
 def one_group_move(action: Action, rank: int, cards: tuple[int, ...]) -> Move:
     """``Move(action, (Group(rank, cards),))``, the same value, made as the tuples it is: a NamedTuple's
     own constructor runs a ``__new__`` written in Python, which code compiled with mypyc calls back into
     the interpreter for (``move_for`` makes every meld and stage this way)."""
-    return tuple.__new__(Move, (action, (tuple.__new__(Group, (rank, cards)),), -1))
+    return NEW_TUPLE(MOVE, (action, (NEW_TUPLE(GROUP, (rank, cards)),), -1))
 
 
 def move_for(held: Sequence[int], pile_top: int, mid: int) -> Move:

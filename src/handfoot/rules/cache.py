@@ -1,9 +1,10 @@
 """Values worked out once from a rule set, kept by the rule set's identity.
 
 A ``RuleSet`` is frozen, so anything worked out from it holds as long as the object lives. Keeping it by
-identity costs one dictionary lookup, where keeping it by equality would hash every option. The cache keeps
-at most ``kept`` rule sets; one more empties it. A server makes a rule set for every table (and, for rules
-with per-hand values, for every hand), so an unbounded cache would keep them all.
+identity costs one dictionary lookup, where keeping it by equality would hash every option; the rule set
+asked for last is answered before that, by one comparison (a game asks under the same rules move after
+move). The cache keeps at most ``kept`` rule sets; one more empties it. A server makes a rule set for every
+table (and, for rules with per-hand values, for every hand), so an unbounded cache would keep them all.
 """
 
 from __future__ import annotations
@@ -18,27 +19,37 @@ T = TypeVar("T")
 class RulesCache(Generic[T]):
     """One value per rule set, by identity, for at most ``kept`` rule sets at once."""
 
-    __slots__ = ("_entries", "_kept")
+    __slots__ = ("_entries", "_kept", "_last_rules", "_last_value")
 
     def __init__(self, kept: int = 256) -> None:
         self._kept = kept
         self._entries: dict[int, tuple[RuleSet, T]] = {}  # id(rules) -> (rules, value): rules kept alive
+        # the rule set last found or kept and its value (one of the entries; None: none yet)
+        self._last_rules: RuleSet | None = None
+        self._last_value: T | None = None
 
     def get(self, rules: RuleSet) -> T | None:
         """The value kept for ``rules`` (this very object), or None."""
+        if rules is self._last_rules:
+            return self._last_value
         entry = self._entries.get(id(rules))
-        return entry[1] if entry is not None and entry[0] is rules else None
+        if entry is None or entry[0] is not rules:
+            return None
+        self._last_rules, self._last_value = rules, entry[1]
+        return entry[1]
 
     def put(self, rules: RuleSet, value: T) -> T:
         """Keep ``value`` for ``rules`` and return it (emptying the cache first when it is full)."""
         if len(self._entries) >= self._kept:
             self._entries.clear()
         self._entries[id(rules)] = (rules, value)
+        self._last_rules, self._last_value = rules, value
         return value
 
     def clear(self) -> None:
         """Forget every value."""
         self._entries.clear()
+        self._last_rules = self._last_value = None
 
     def values(self) -> list[T]:
         """The values kept now."""
