@@ -14,8 +14,16 @@ from helpers.play import RandomPlayer, play_move
 
 
 def memo_entries() -> int:
-    """Ranks' ids remembered now, over every rule set."""
-    return sum(len(memo) for contexts in meld_legal._MEMOS.values() for memo in contexts.values())
+    """Ranks' ids remembered now, over every rule set and context."""
+    memos = [
+        *(memo for rules in meld_legal._MEMOS.values() for row in rules.plain.values() for memo in row),
+        *(memo for rules in meld_legal._MEMOS.values() for memo in rules.careful.values()),
+    ]
+    return sum(
+        len(memo.melded) + sum(found is not None for found in memo.unmelded)
+        for memo in memos
+        if memo is not None
+    )
 
 
 @pytest.mark.parametrize("name", PRESET_NAMES)

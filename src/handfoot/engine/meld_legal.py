@@ -3,10 +3,15 @@ found.
 
 A rank's groups are judged by the rules of ``melding``: the shape rules alone where the seat keeps cards
 to spare, ``plan_groups`` where a group could leave it out of cards (going out, or unable to) and for
-black 3s. What a rank's groups come to depends on the rules and on a handful of numbers, the
-``MemoContext`` of the position and the ``RankKey`` of the rank, so it is worked out once for each such
+black 3s. What a rank's groups come to depends on the rules and on a handful of numbers, the context of
+the position (``context_memo``) and the ``RankKey`` of the rank, so it is worked out once for each such
 case and looked up afterwards (``judged_meld_ids`` judges every rank afresh: the reference the memo is
 tested against).
+
+The memo is laid out for cheap lookups, by list index where it can be: per rule set a ``RulesMemo``;
+in it a ``RankMemo`` per context, the common ones (a seat with cards to spare) found by the opening
+minimum and the wilds held, the rest by a tuple; in a ``RankMemo`` a rank with no meld found by rank and
+count held, a rank with a meld by its ``RankKey``.
 """
 
 from __future__ import annotations
@@ -49,9 +54,36 @@ NATURAL_RANKS: Final = C.NATURAL_KINDS
 RankKey = int
 # A shoe holds at most 12 decks of 60 cards, fewer than ``_FIELD``: a meld's size and wilds fit a field.
 _FIELD: Final = 1024
-# What every rank's ids in a position depend on beyond the rules (``memo_context``).
-MemoContext = tuple[int, ...]
-_MEMOS: RulesCache[dict[MemoContext, dict[RankKey, tuple[int, ...]]]] = RulesCache()
+# Counts held a rank's ids tell apart: 0 to 3 (no group takes more than three of a rank).
+_COUNTS: Final = 4
+
+
+class RankMemo:
+    """The ids found for each rank in one context: ``unmelded`` by ``rank * 4 + held`` (held up to 3) where
+    the owner has no meld of the rank (None: not judged yet; the wild rank counts 0 held), ``melded`` by
+    ``RankKey`` where it has one."""
+
+    __slots__ = ("melded", "unmelded")
+
+    def __init__(self) -> None:
+        self.unmelded: list[tuple[int, ...] | None] = [None] * (C.NUM_KINDS * _COUNTS)
+        self.melded: dict[RankKey, tuple[int, ...]] = {}
+
+
+class RulesMemo:
+    """The memos under one rule set, by context (``context_memo``): ``plain`` where no group can leave the
+    seat out of cards, by the opening minimum still to make and then by ``jokers * 4 + deuces`` held (each
+    up to 3; None: not met yet); ``careful`` where one can, by (jokers, deuces, minimum, hand size,
+    ``go_out_mask``)."""
+
+    __slots__ = ("careful", "plain")
+
+    def __init__(self) -> None:
+        self.plain: dict[int, list[RankMemo | None]] = {}
+        self.careful: dict[tuple[int, int, int, int, int], RankMemo] = {}
+
+
+_MEMOS: RulesCache[RulesMemo] = RulesCache()
 # Ranks' ids remembered at once over every rule set (about 150 bytes each; one more starts the memo
 # afresh). Random play under in-laws, the preset with most, remembers about 53,000 after 1,000 hands.
 _ENTRIES_KEPT = 100_000
@@ -70,25 +102,40 @@ def careful_below(s: HandState, seat: int) -> int:
     return _CAREFUL_LEFT if s.in_foot[seat] else -99
 
 
-def memo_context(s: HandState, seat: int, minimum: int) -> MemoContext | None:
-    """What the ids of every rank depend on in this position besides the rules and the rank's own
-    ``RankKey``, or None where they depend on more (an opening relief, a per-turn wild limit): the wilds
-    held (up to three: no group uses more) and the opening minimum still to make; and where a group could
-    leave the seat with one card or none, the exact hand size and wilds, and whether the seat could go
-    out with the books its side would have after the group (``go_out_mask``)."""
+def context_memo(s: HandState, seat: int, minimum: int) -> RankMemo | None:
+    """The memo of the ids of every rank in this position, or None where they depend on more than the
+    rules, the position's context and the rank's own ``RankKey`` (an opening relief, a per-turn wild
+    limit). The context: the wilds held (up to three: no group uses more) and the opening ``minimum``
+    still to make; and where a group could leave the seat with one card or none, the exact hand size and
+    wilds, and whether the seat could go out with the books its side would have after the group
+    (``go_out_mask``)."""
     rules = s.rules
     if rules.max_wilds_added_per_turn:
         return None
     if minimum > 0 and (rules.opening_counts_books or rules.opening_waived_if_emptied is not NO_WAIVER):
         return None
+    memos = _MEMOS.get(rules)
+    if memos is None:
+        memos = _MEMOS.put(rules, RulesMemo())
     hand = s.hands[seat]
     jokers, deuces = hand[JOKER], hand[DEUCE]
     # a group of three leaves its size less 3 cards: where that is above ``careful_below`` (always,
     # outside the Foot) no group is careful, so the hand size is not counted
     size = s.hand_sizes[seat]
     if not s.in_foot[seat] or size - 3 > _CAREFUL_LEFT:
-        return (jokers if jokers < 3 else 3, deuces if deuces < 3 else 3, minimum)
-    return (jokers, deuces, minimum, size, go_out_mask(s, seat))
+        row = memos.plain.get(minimum)
+        if row is None:
+            row = memos.plain[minimum] = [None] * (_COUNTS * _COUNTS)
+        slot = (jokers if jokers < 3 else 3) * _COUNTS + (deuces if deuces < 3 else 3)
+        memo = row[slot]
+        if memo is None:
+            memo = row[slot] = RankMemo()
+        return memo
+    context = (jokers, deuces, minimum, size, go_out_mask(s, seat))
+    careful = memos.careful.get(context)
+    if careful is None:
+        careful = memos.careful[context] = RankMemo()
+    return careful
 
 
 # How one group can change its owner's books (clean, dirty, wild): none, one book more of a kind, or a
@@ -124,18 +171,10 @@ _KEYS_NO_MELD: Final[tuple[tuple[int, ...], ...]] = tuple(
 )
 
 
-def _judged_once(
-    memo: dict[RankKey, tuple[int, ...]],
-    key: RankKey,
-    s: HandState,
-    seat: int,
-    rank: int,
-    index: int,
-    minimum: int,
-) -> tuple[int, ...]:
-    """The ids of ``rank`` (``key``: its ``rank_key``), judged (``_rank_ids``) and kept in ``memo`` under
-    ``key`` (``index``: the rank's meld, -1 for none). Past ``_ENTRIES_KEPT`` entries every memo starts
-    afresh (``memo`` itself still takes this one, whether or not it is still in use)."""
+def _judged_new(s: HandState, seat: int, rank: int, index: int, minimum: int) -> tuple[int, ...]:
+    """The ids of ``rank`` (``index``: the owner's meld of it, -1 for none), judged (``_rank_ids``) for a
+    memo to keep: one entry more. Past ``_ENTRIES_KEPT`` entries every memo starts afresh (the memo the
+    caller holds still takes this one, whether or not it is still in use)."""
     global _entries
     _entries += 1
     if _entries > _ENTRIES_KEPT:
@@ -143,59 +182,58 @@ def _judged_once(
         _entries = 1
     meld_size = len(s.melds[index].cards) if index >= 0 else -1
     meld_wilds = s.melds[index].wilds if index >= 0 else 0
-    found = memo[key] = tuple(_rank_ids(s, seat, rank, index, meld_size, meld_wilds, minimum))
-    return found
+    return tuple(_rank_ids(s, seat, rank, index, meld_size, meld_wilds, minimum))
 
 
 def meld_ids(s: HandState, seat: int) -> list[int]:
     """Ids of the legal one- and three-card meld groups for ``seat`` (PLAY phase), by rank: the natural
     ranks from ace to four, then black 3s, then wilds. The same list as ``judged_meld_ids``; a rank's ids
-    are looked up in the memo of its ``memo_context`` and ``RankKey`` (black 3s are always judged)."""
+    are looked up in the memo of the position's context (``context_memo``; black 3s are always judged)."""
     rules = s.rules
     hand = s.hands[seat]
     owner = s.seating.owner_of[seat]
     minimum = 0 if s.down[owner] else s.minimums[owner]
-    context = memo_context(s, seat, minimum)
-    if context is None:
-        return judged_meld_ids(s, seat)
-    contexts = _MEMOS.get(rules)  # the memos under ``rules`` (by identity: a rule set is frozen), by context
-    if contexts is None:
-        contexts = _MEMOS.put(rules, {})
-    memo = contexts.get(context)
+    memo = context_memo(s, seat, minimum)
     if memo is None:
-        memo = contexts[context] = {}
+        return judged_meld_ids(s, seat)
+    unmelded, melded = memo.unmelded, memo.melded
     meld_of = s.meld_of[owner]
     melds = s.melds
     holds_wild = hand[JOKER] + hand[DEUCE] > 0
     out: list[int] = []
-    for rank in NATURAL_RANKS:  # the keys are ``rank_key``'s, from its tables
+    for rank in NATURAL_RANKS:
         have = hand[rank]
         index = meld_of[rank]
         if index < 0:
             if not have:
                 continue
-            key = _KEYS_NO_MELD[rank][have if have < 3 else 3]
+            slot = rank * _COUNTS + (have if have < 3 else 3)
+            found = unmelded[slot]
+            if found is None:  # not met yet in this context
+                found = unmelded[slot] = _judged_new(s, seat, rank, index, minimum)
         elif have or holds_wild:
             meld = melds[index]
             key = _KEYS_NO_MELD[rank][have if have < 3 else 3] + (len(meld.cards) + 1) * _FIELD + meld.wilds
+            found = melded.get(key)
+            if found is None:
+                found = melded[key] = _judged_new(s, seat, rank, index, minimum)
         else:
             continue
-        found = memo.get(key)
-        if found is None:  # not met yet under this context
-            found = _judged_once(memo, key, s, seat, rank, index, minimum)
         out += found
     if hand[BLACK_THREE] and _black_threes_meldable(s, seat):
         out += _judged_rank(s, seat, BLACK_THREE, minimum)
     if holds_wild and rules.wild_melds:
         index = meld_of[WILD_RANK]
-        key = (
-            rank_key(WILD_RANK, 0, len(melds[index].cards), melds[index].wilds)
-            if index >= 0
-            else rank_key(WILD_RANK, 0, -1, 0)
-        )
-        found = memo.get(key)
-        if found is None:
-            found = _judged_once(memo, key, s, seat, WILD_RANK, index, minimum)
+        if index >= 0:
+            key = rank_key(WILD_RANK, 0, len(melds[index].cards), melds[index].wilds)
+            found = melded.get(key)
+            if found is None:
+                found = melded[key] = _judged_new(s, seat, WILD_RANK, index, minimum)
+        else:
+            slot = WILD_RANK * _COUNTS
+            found = unmelded[slot]
+            if found is None:
+                found = unmelded[slot] = _judged_new(s, seat, WILD_RANK, index, minimum)
         out += found
     return out
 
