@@ -195,14 +195,14 @@ class SeatInfo:
             tuple(sorted(s.feet[seat], key=C.sort_key)) if own and rules.pick_foot_seen else ()
         )
         self.hand_counts: tuple[int, ...] = tuple(s.hand_sizes)
-        self.foot_counts: tuple[int, ...] = tuple(map(len, s.feet))
+        self.foot_counts: tuple[int, ...] = tuple([len(foot) for foot in s.feet])
         self.in_foot: tuple[bool, ...] = tuple(s.in_foot)
-        self.known: tuple[tuple[int, ...], ...] = tuple(map(tuple, s.known))
+        self.known: tuple[tuple[int, ...], ...] = tuple([tuple(kinds) for kinds in s.known])
         self.table: tuple[Meld, ...] = tuple(s.melds)
-        self.red_threes: tuple[tuple[int, ...], ...] = tuple(map(tuple, s.red_threes))
+        self.red_threes: tuple[tuple[int, ...], ...] = tuple([tuple(cards) for cards in s.red_threes])
         self.down: tuple[bool, ...] = tuple(s.down)
         self.minimums: tuple[int, ...] = tuple(s.minimums)
-        self.books: tuple[tuple[int, ...], ...] = tuple(map(tuple, s.books))
+        self.books: tuple[tuple[int, ...], ...] = tuple([tuple(book) for book in s.books])
         pile = s.pile
         self.pile_top: int = pile[-1] if pile else -1
         self.pile_size: int = len(pile)

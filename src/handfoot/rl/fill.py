@@ -12,7 +12,6 @@ one written whole for any view given, from any table; it is only quicker when th
 
 from __future__ import annotations
 
-from array import array
 from collections.abc import MutableSequence, Sequence
 from typing import Final, cast
 
@@ -191,15 +190,13 @@ def table_changes(
     """The entry keys (owner slot and rank) whose melds grew or began since ``melds`` (with their
     ``sizes`` and ``keys`` then) were last written from ``table``; brings the three lists up to date."""
     changed: list[int] = []
-    now = [len(meld.cards) for meld in melds]
-    if now != sizes:  # most moves grow no meld: one comparison of the lists
-        for index in range(len(melds)):
-            size = now[index]
-            if size != sizes[index]:
-                sizes[index] = size
-                key = keys[index]
-                if key not in changed:
-                    changed.append(key)
+    for index in range(len(melds)):
+        size = len(melds[index].cards)
+        if size != sizes[index]:
+            sizes[index] = size
+            key = keys[index]
+            if key not in changed:
+                changed.append(key)
     for index in range(len(melds), len(table)):
         meld = table[index]
         key = rank_base[meld.owner] + meld.rank
@@ -217,15 +214,12 @@ def write_rank(obs: MutableSequence[float], key: int, melds: list[Meld], keys: l
     (closed books) and their cards (``meld_earlier``)."""
     latest = -1
     earlier = earlier_cards = 0
-    if keys.count(key) == 1:  # one meld of the rank, as most are: found without a loop
-        latest = keys.index(key)
-    else:
-        for index in range(len(keys)):
-            if keys[index] == key:
-                if latest >= 0:
-                    earlier += 1
-                    earlier_cards += len(melds[latest].cards)
-                latest = index
+    for index in range(len(keys)):
+        if keys[index] == key:
+            if latest >= 0:
+                earlier += 1
+                earlier_cards += len(melds[latest].cards)
+            latest = index
     assert latest >= 0, "a key is written only for the melds that have it"
     meld = melds[latest]
     cards = meld.cards
@@ -326,8 +320,11 @@ def write_changes(
     """Bring ``obs``, the vector ``write_entries`` (and later calls of this) wrote for ``last`` and
     ``last_totals``, to the one it writes for ``info`` and ``totals``: each entry whose value differs is
     written, the rest left as they are (the table's melds aside)."""
-    if last.kinds != info.kinds:  # all fifteen written at once: quicker than finding the ones that differ
-        obs[HAND : HAND + NUM_KINDS] = array("f", info.kinds)
+    old_kinds, kinds = last.kinds, info.kinds
+    if old_kinds != kinds:
+        for kind in range(len(kinds)):
+            if old_kinds[kind] != kinds[kind]:
+                obs[HAND + kind] = kinds[kind]
     if last.staged != info.staged:
         obs[STAGED:STAGED_END] = as_floats(ZERO_STAGED)
         if info.staged:
@@ -336,26 +333,20 @@ def write_changes(
         obs[FOOT : FOOT + NUM_KINDS] = as_floats(ZERO_FOOT)
         for card in info.foot:
             obs[FOOT + KIND_OF[card]] += 1
-    # each field is compared whole first (most change at no seat, or at one): only a field that differs
-    # is gone through seat by seat, owner by owner or side by side
     seat_slot = slots.seat_slot
     old_hands, hands = last.hand_counts, info.hand_counts
-    if old_hands != hands:
-        for seat in range(len(seat_slot)):
-            if old_hands[seat] != hands[seat]:
-                obs[SEAT_HAND + seat_slot[seat]] = hands[seat]
     old_in_foot, in_foot = last.in_foot, info.in_foot
-    if old_in_foot != in_foot:
-        for seat in range(len(seat_slot)):
-            if old_in_foot[seat] != in_foot[seat]:
-                obs[SEAT_IN_FOOT + seat_slot[seat]] = 1 if in_foot[seat] else 0
     old_feet, feet = last.foot_counts, info.foot_counts
-    if old_feet != feet:
-        for seat in range(len(seat_slot)):
-            if old_feet[seat] != feet[seat]:
-                obs[SEAT_FOOT + seat_slot[seat]] = feet[seat]
     old_known, known = last.known, info.known
-    if old_known != known:
+    for seat in range(len(seat_slot)):
+        slot = seat_slot[seat]
+        if old_hands[seat] != hands[seat]:
+            obs[SEAT_HAND + slot] = hands[seat]
+        if old_in_foot[seat] != in_foot[seat]:
+            obs[SEAT_IN_FOOT + slot] = 1 if in_foot[seat] else 0
+        if old_feet[seat] != feet[seat]:
+            obs[SEAT_FOOT + slot] = feet[seat]
+    if old_known != known:  # what is known of a seat's cards changes on few moves: compared whole first
         for seat in range(len(seat_slot)):
             was, seen = old_known[seat], known[seat]
             if was != seen:
@@ -371,34 +362,28 @@ def write_changes(
         _move_one_hot(obs, SEAT_DEALER, seat_slot, last.dealer, info.dealer)
     owner_slot = slots.owner_slot
     old_down, down = last.down, info.down
-    if old_down != down:
-        for owner in range(len(owner_slot)):
-            if old_down[owner] != down[owner]:
-                obs[OWNER_DOWN + owner_slot[owner]] = 1 if down[owner] else 0
     old_minimums, minimums = last.minimums, info.minimums
-    if old_minimums != minimums:
-        for owner in range(len(owner_slot)):
-            if old_minimums[owner] != minimums[owner]:
-                obs[OWNER_MINIMUM + owner_slot[owner]] = minimums[owner] / SCALE
     old_books, books = last.books, info.books
-    if old_books != books:
-        for owner in range(len(owner_slot)):
-            was, book = old_books[owner], books[owner]
-            if was != book:
-                at = OWNER_BOOKS + 3 * owner_slot[owner]
-                obs[at] = book[0]
-                obs[at + 1] = book[1]
-                obs[at + 2] = book[2]
+    for owner in range(len(owner_slot)):
+        slot = owner_slot[owner]
+        if old_down[owner] != down[owner]:
+            obs[OWNER_DOWN + slot] = 1 if down[owner] else 0
+        if old_minimums[owner] != minimums[owner]:
+            obs[OWNER_MINIMUM + slot] = minimums[owner] / SCALE
+        was, book = old_books[owner], books[owner]
+        if was != book:
+            at = OWNER_BOOKS + 3 * slot
+            obs[at] = book[0]
+            obs[at + 1] = book[1]
+            obs[at + 2] = book[2]
     side_slot = slots.side_slot
     old_red, red = last.red_threes, info.red_threes
-    if old_red != red:
-        for side in range(len(side_slot)):
-            if len(old_red[side]) != len(red[side]):
-                obs[SIDE_RED + side_slot[side]] = len(red[side])
-    if tuple(last_totals) != tuple(totals):
-        for side in range(len(side_slot)):
-            if last_totals[side] != totals[side]:
-                obs[SIDE_TOTAL + side_slot[side]] = totals[side] / SCALE
+    for side in range(len(side_slot)):
+        slot = side_slot[side]
+        if len(old_red[side]) != len(red[side]):
+            obs[SIDE_RED + slot] = len(red[side])
+        if last_totals[side] != totals[side]:
+            obs[SIDE_TOTAL + slot] = totals[side] / SCALE
     if last.pile_top != info.pile_top:
         _move_hot(obs, PILE_TOP, _top_entry(last.pile_top), _top_entry(info.pile_top))
     if last.pile_size != info.pile_size:
