@@ -19,37 +19,39 @@ T = TypeVar("T")
 class RulesCache(Generic[T]):
     """One value per rule set, by identity, for at most ``kept`` rule sets at once."""
 
-    __slots__ = ("_entries", "_kept", "_last_rules", "_last_value")
+    __slots__ = ("_entries", "_kept", "_last")
 
     def __init__(self, kept: int = 256) -> None:
         self._kept = kept
         self._entries: dict[int, tuple[RuleSet, T]] = {}  # id(rules) -> (rules, value): rules kept alive
-        # the rule set last found or kept and its value (one of the entries; None: none yet)
-        self._last_rules: RuleSet | None = None
-        self._last_value: T | None = None
+        # the entry last found or kept (None: none yet), set in one store so that threads sharing the
+        # cache never see one rule set with another's value
+        self._last: tuple[RuleSet, T] | None = None
 
     def get(self, rules: RuleSet) -> T | None:
         """The value kept for ``rules`` (this very object), or None."""
-        if rules is self._last_rules:
-            return self._last_value
+        last = self._last
+        if last is not None and last[0] is rules:
+            return last[1]
         entry = self._entries.get(id(rules))
         if entry is None or entry[0] is not rules:
             return None
-        self._last_rules, self._last_value = rules, entry[1]
+        self._last = entry
         return entry[1]
 
     def put(self, rules: RuleSet, value: T) -> T:
         """Keep ``value`` for ``rules`` and return it (emptying the cache first when it is full)."""
         if len(self._entries) >= self._kept:
             self._entries.clear()
-        self._entries[id(rules)] = (rules, value)
-        self._last_rules, self._last_value = rules, value
+        entry = (rules, value)
+        self._entries[id(rules)] = entry
+        self._last = entry
         return value
 
     def clear(self) -> None:
         """Forget every value."""
         self._entries.clear()
-        self._last_rules = self._last_value = None
+        self._last = None
 
     def values(self) -> list[T]:
         """The values kept now."""
