@@ -184,9 +184,7 @@ def pickup_refusal(s: HandState, move: Move) -> Refusal | None:
     if why is not None:
         return why
     taken = pile_taken(s)
-    hand_taken = [
-        c for c in taken if not (KIND_OF[c] == RED_THREE and rules.red_threes is RedThrees.LAY_DOWN)
-    ]
+    hand_taken = _joining_hand(rules, taken)
     rest = move.groups[1:]
     rest_cards = [c for g in rest for c in g.cards]
     in_hand_rule = rules.pickup_before_down is PickupBeforeDown.OPENING_IN_HAND
@@ -214,6 +212,14 @@ def pickup_refusal(s: HandState, move: Move) -> Refusal | None:
                     "meld with cards you hold, then take the pile and meld the rest.",
                 )
     return _pickup_plan_refusal(s, seat, move, hand_taken)
+
+
+def _joining_hand(rules: RuleSet, taken: list[int]) -> list[int]:
+    """The cards of ``taken`` (``pile_taken``) that join the hand: all but red 3s, which are laid down
+    at once where ``red_threes = "lay_down"``."""
+    if rules.red_threes is RedThrees.LAY_DOWN:
+        return [c for c in taken if KIND_OF[c] != RED_THREE]
+    return taken
 
 
 def _first_group_refusal(rules: RuleSet, top: int) -> Refusal:
@@ -305,15 +311,25 @@ def pickup_ids(s: HandState, seat: int) -> list[int]:
     """Ids of the legal atomic pickups for ``seat`` (draw phase)."""
     out: list[int] = []
     if top_refusal(s, seat) is None:
-        top = KIND_OF[s.pile[-1]]
-        have = s.hands[seat][top]
-        for naturals in range(pickup_needed(s, seat), min(have, MAX_PICKUP_NATURALS) + 1):
-            if pickup_refusal(s, pickup_move(s, seat, naturals)) is None:
-                out.append(PICKUP_BASE + naturals)
+        top_card = s.pile[-1]
+        top = KIND_OF[top_card]
+        kinds = s.hands[seat]
+        have = kinds[top]
+        first = pickup_needed(s, seat)
+        last = min(have, MAX_PICKUP_NATURALS)
+        if first <= last:
+            # A pickup of naturals alone, of the seat's own cards and as many as the rules ask, passes
+            # every check of ``pickup_refusal`` before its last (``_pickup_plan_refusal``): only that
+            # one is asked, with the cards that would join the hand listed once for all of them.
+            held = s.hand_cards[seat]
+            hand_taken = _joining_hand(s.rules, pile_taken(s))
+            for naturals in range(first, last + 1):
+                mid = PICKUP_BASE + naturals
+                if _pickup_plan_refusal(s, seat, move_for(held, top_card, mid), hand_taken) is None:
+                    out.append(mid)
         if have and s.rules.pickup_with_wild and s.down[s.seating.owner_of[seat]]:
-            held, top_card = s.hands[seat], s.pile[-1]
             for mid, kind in ((PICKUP_JOKER_ID, C.JOKER), (PICKUP_DEUCE_ID, C.DEUCE)):
-                if held[kind] and pickup_refusal(s, move_for(s.hand_cards[seat], top_card, mid)) is None:
+                if kinds[kind] and pickup_refusal(s, move_for(s.hand_cards[seat], top_card, mid)) is None:
                     out.append(mid)
     return out
 
@@ -336,7 +352,3 @@ def pickup_move_staged(s: HandState, seat: int) -> list[int]:
         if pickup_refusal(s, Move(first.action, (*first.groups, *staged))) is None:
             out.append(mid)
     return out
-
-
-def pickup_move(s: HandState, seat: int, naturals: int) -> Move:
-    return move_for(s.hand_cards[seat], s.pile[-1], PICKUP_BASE + naturals)
