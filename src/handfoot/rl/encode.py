@@ -17,13 +17,14 @@ from handfoot import cards as C
 from handfoot.engine import Seating
 from handfoot.engine.views import SeatInfo
 from handfoot.rl.fill import SeatSlots, SeatVector
-from handfoot.rl.layout import MAX_SEATS, SIZE, START
+from handfoot.rl.layout import MAX_SEATS, START
 from handfoot.rules.options import RuleSet
 
 _SEAT_PRESENT = START["seat_present"]
 _SEAT_PARTNER = START["seat_partner"]
 _OWNER_PRESENT = START["owner_present"]
 _SIDE_PRESENT = START["side_present"]
+FLOAT32 = np.dtype(np.float32)
 # Seat vectors kept at once by one encoder (a batch of tables shares one: 32 tables of 4 seats is 128); one
 # more and they all start afresh.
 _VECTORS_KEPT = 512
@@ -96,9 +97,8 @@ class Encoder:
         and the game totals per side (public): a new array. ``table`` names the table the view is from, for
         an encoder shared by several (module ``fill``: any view gives the same vector, the views of one
         table the quickest)."""
-        out = np.empty(SIZE, dtype=np.float32)
-        self.encode_into(out, info, totals, table)
-        return out
+        written = self._vector(info, table).update(info, totals)
+        return np.frombuffer(bytearray(written), FLOAT32)  # a copy of its own, writable
 
     def encode_into(
         self,
@@ -110,6 +110,12 @@ class Encoder:
         """``encode`` written into ``out`` (a C-contiguous float32 array of ``SIZE``, such as one row of a
         batch), every entry overwritten; no array is allocated. Raises ValueError for a seat that is not
         one of this table's."""
+        view: memoryview[float] = memoryview(out)  # type: ignore[arg-type]  # numpy's float32: format "f"
+        view[:] = self._vector(info, table).update(info, totals)
+
+    def _vector(self, info: SeatInfo, table: int) -> SeatVector:
+        """The kept vector of ``info.seat`` at ``table`` (made where there is none yet). Raises ValueError
+        for a seat that is not one of this table's."""
         me = info.seat
         if not 0 <= me < self.players:
             raise ValueError(f"seat {me} is not a seat of this {self.players}-player table")
@@ -118,5 +124,4 @@ class Encoder:
             if len(self._vectors) >= _VECTORS_KEPT:
                 self._vectors.clear()
             vector = self._vectors[(table, me)] = SeatVector(self.slots[me], self.ones[me])
-        view: memoryview[float] = memoryview(out)  # type: ignore[arg-type]  # numpy's float32: format "f"
-        view[:] = vector.update(info, totals)
+        return vector

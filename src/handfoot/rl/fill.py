@@ -78,10 +78,10 @@ def as_floats(buffer: memoryview[float]) -> MutableSequence[float]:
     return cast(MutableSequence[float], buffer)
 
 
-ZERO_STAGED: Final = float_buffer(STAGED_END - STAGED)
-ZERO_FOOT: Final = float_buffer(KINDS)
-ZERO_PILE: Final = float_buffer(KINDS)
-ZERO_MELDS: Final = float_buffer(MELDS_END - MELDS)
+ZERO_STAGED: Final = as_floats(float_buffer(STAGED_END - STAGED))
+ZERO_FOOT: Final = as_floats(float_buffer(KINDS))
+ZERO_PILE: Final = as_floats(float_buffer(KINDS))
+ZERO_MELDS: Final = as_floats(float_buffer(MELDS_END - MELDS))
 
 
 class SeatSlots:
@@ -256,15 +256,16 @@ class SeatVector:
     """One seat's vector at one table, brought up to date view by view (``update``; module docstring).
 
     ``ones``: the entries that are 1 whatever happens at this table (who is present, who are the
-    partners). The vector is ``buffer``, a memoryview of float32 entries (copied out by the encoder)."""
+    partners). The vector is ``buffer``, a memoryview of float32 entries (copied out by the encoder), and
+    ``entries`` the same memoryview typed as the sequence it is written through."""
 
-    __slots__ = ("buffer", "first", "keys", "last", "melds", "ones", "sizes", "slots", "totals")
+    __slots__ = ("buffer", "entries", "first", "keys", "last", "melds", "ones", "sizes", "slots", "totals")
 
     def __init__(self, slots: SeatSlots, ones: list[int]) -> None:
         self.slots = slots
         self.ones = ones
         self.buffer = float_buffer(VECTOR_SIZE)
-        obs = as_floats(self.buffer)
+        self.entries = obs = as_floats(self.buffer)  # the buffer as the sequence it is, made once
         for index in ones:
             obs[index] = 1
         self.last: SeatInfo | None = None  # the view last written, with the totals then
@@ -282,7 +283,7 @@ class SeatVector:
     def update(self, info: SeatInfo, totals: Sequence[int]) -> memoryview[float]:
         """The vector for ``info`` (the seat's view, a seat of this vector's) and the game ``totals``:
         ``buffer``, written where it differed from the last view's."""
-        obs = as_floats(self.buffer)
+        obs = self.entries
         last = self.last
         if last is None:
             write_entries(obs, self.slots, info, totals)
@@ -298,7 +299,7 @@ class SeatVector:
         written whole for another table (or an older view of this one)."""
         if not table or table[0] is not self.first or len(table) < len(self.melds):
             if self.first is not None:
-                obs[MELDS:MELDS_END] = as_floats(ZERO_MELDS)
+                obs[MELDS:MELDS_END] = ZERO_MELDS
                 self.first = None
                 self.melds, self.sizes, self.keys = [], [], []
             if not table:
@@ -326,11 +327,11 @@ def write_changes(
             if old_kinds[kind] != kinds[kind]:
                 obs[HAND + kind] = kinds[kind]
     if last.staged != info.staged:
-        obs[STAGED:STAGED_END] = as_floats(ZERO_STAGED)
+        obs[STAGED:STAGED_END] = ZERO_STAGED
         if info.staged:
             _write_staged(obs, info.staged, slots.values)
     if last.foot != info.foot:
-        obs[FOOT : FOOT + NUM_KINDS] = as_floats(ZERO_FOOT)
+        obs[FOOT : FOOT + NUM_KINDS] = ZERO_FOOT
         for card in info.foot:
             obs[FOOT + KIND_OF[card]] += 1
     seat_slot = slots.seat_slot
@@ -339,13 +340,17 @@ def write_changes(
     old_feet, feet = last.foot_counts, info.foot_counts
     old_known, known = last.known, info.known
     for seat in range(len(seat_slot)):
-        slot = seat_slot[seat]
         if old_hands[seat] != hands[seat]:
-            obs[SEAT_HAND + slot] = hands[seat]
-        if old_in_foot[seat] != in_foot[seat]:
-            obs[SEAT_IN_FOOT + slot] = 1 if in_foot[seat] else 0
-        if old_feet[seat] != feet[seat]:
-            obs[SEAT_FOOT + slot] = feet[seat]
+            obs[SEAT_HAND + seat_slot[seat]] = hands[seat]
+    # who is in their Foot and the Feet's sizes change on few moves: compared whole first
+    if old_in_foot != in_foot:
+        for seat in range(len(seat_slot)):
+            if old_in_foot[seat] != in_foot[seat]:
+                obs[SEAT_IN_FOOT + seat_slot[seat]] = 1 if in_foot[seat] else 0
+    if old_feet != feet:
+        for seat in range(len(seat_slot)):
+            if old_feet[seat] != feet[seat]:
+                obs[SEAT_FOOT + seat_slot[seat]] = feet[seat]
     if old_known != known:  # what is known of a seat's cards changes on few moves: compared whole first
         for seat in range(len(seat_slot)):
             was, seen = old_known[seat], known[seat]
@@ -364,26 +369,33 @@ def write_changes(
     old_down, down = last.down, info.down
     old_minimums, minimums = last.minimums, info.minimums
     old_books, books = last.books, info.books
-    for owner in range(len(owner_slot)):
-        slot = owner_slot[owner]
-        if old_down[owner] != down[owner]:
-            obs[OWNER_DOWN + slot] = 1 if down[owner] else 0
-        if old_minimums[owner] != minimums[owner]:
-            obs[OWNER_MINIMUM + slot] = minimums[owner] / SCALE
-        was, book = old_books[owner], books[owner]
-        if was != book:
-            at = OWNER_BOOKS + 3 * slot
-            obs[at] = book[0]
-            obs[at + 1] = book[1]
-            obs[at + 2] = book[2]
+    # whether the owners are down, their minimums and books and the red 3s change on few moves: each
+    # is compared whole first
+    if old_down != down:
+        for owner in range(len(owner_slot)):
+            if old_down[owner] != down[owner]:
+                obs[OWNER_DOWN + owner_slot[owner]] = 1 if down[owner] else 0
+    if old_minimums != minimums:
+        for owner in range(len(owner_slot)):
+            if old_minimums[owner] != minimums[owner]:
+                obs[OWNER_MINIMUM + owner_slot[owner]] = minimums[owner] / SCALE
+    if old_books != books:
+        for owner in range(len(owner_slot)):
+            book = books[owner]
+            if old_books[owner] != book:
+                at = OWNER_BOOKS + 3 * owner_slot[owner]
+                obs[at] = book[0]
+                obs[at + 1] = book[1]
+                obs[at + 2] = book[2]
     side_slot = slots.side_slot
     old_red, red = last.red_threes, info.red_threes
-    for side in range(len(side_slot)):
-        slot = side_slot[side]
-        if len(old_red[side]) != len(red[side]):
-            obs[SIDE_RED + slot] = len(red[side])
+    if old_red != red:
+        for side in range(len(side_slot)):
+            if len(old_red[side]) != len(red[side]):
+                obs[SIDE_RED + side_slot[side]] = len(red[side])
+    for side in range(len(side_slot)):  # (a list and a tuple of the same totals are unequal whole)
         if last_totals[side] != totals[side]:
-            obs[SIDE_TOTAL + slot] = totals[side] / SCALE
+            obs[SIDE_TOTAL + side_slot[side]] = totals[side] / SCALE
     if last.pile_top != info.pile_top:
         _move_hot(obs, PILE_TOP, _top_entry(last.pile_top), _top_entry(info.pile_top))
     if last.pile_size != info.pile_size:
@@ -401,7 +413,7 @@ def write_changes(
     if last.out_seat != info.out_seat:
         _move_hot(obs, OUT, _out_entry(seat_slot, last.out_seat), _out_entry(seat_slot, info.out_seat))
     if last.pile != info.pile:
-        obs[PILE_SEEN : PILE_SEEN + NUM_KINDS] = as_floats(ZERO_PILE)
+        obs[PILE_SEEN : PILE_SEEN + NUM_KINDS] = ZERO_PILE
         for card in info.pile:
             obs[PILE_SEEN + KIND_OF[card]] += 1
 
