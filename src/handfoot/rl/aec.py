@@ -39,7 +39,7 @@ from pettingzoo import AECEnv
 
 from handfoot import cards as C
 from handfoot.engine import Game, Move, view
-from handfoot.engine.views import SeatInfo, seat_info
+from handfoot.engine.views import SeatInfo
 from handfoot.rl.actions import NUM_ACTIONS
 from handfoot.rl.encode import Encoder
 from handfoot.rl.fill import flags
@@ -286,7 +286,7 @@ class HandFootEnv(AECEnv):  # type: ignore[misc]
         """The engine's view of ``seat`` now (``SeatInfo``: what the seat may know; once per position)."""
         seen = self._views.get(seat)
         if seen is None:
-            seen = self._views[seat] = seat_info(self.game.state, seat)
+            seen = self._views[seat] = SeatInfo(self.game.state, seat)
         return seen
 
     def action_mask(self, seat: int) -> npt.NDArray[np.int8]:

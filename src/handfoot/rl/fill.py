@@ -185,10 +185,16 @@ def _write_staged(obs: MutableSequence[float], staged: Sequence[Group], values: 
 
 
 def table_changes(
-    melds: list[Meld], sizes: list[int], keys: list[int], table: Sequence[Meld], rank_base: list[int]
+    melds: list[Meld],
+    sizes: list[int],
+    keys: list[int],
+    holders: dict[int, list[int]],
+    table: Sequence[Meld],
+    rank_base: list[int],
 ) -> list[int]:
     """The entry keys (owner slot and rank) whose melds grew or began since ``melds`` (with their
-    ``sizes`` and ``keys`` then) were last written from ``table``; brings the three lists up to date."""
+    ``sizes`` and ``keys`` then, and ``holders``: the indexes of each key's melds) were last written
+    from ``table``; brings the four up to date."""
     changed: list[int] = []
     for index in range(len(melds)):
         size = len(melds[index].cards)
@@ -203,25 +209,25 @@ def table_changes(
         melds.append(meld)
         sizes.append(len(meld.cards))
         keys.append(key)
+        held = holders.get(key)
+        if held is None:
+            holders[key] = [index]
+        else:
+            held.append(index)
         if key not in changed:
             changed.append(key)
     return changed
 
 
-def write_rank(obs: MutableSequence[float], key: int, melds: list[Meld], keys: list[int]) -> None:
-    """Write the entries of one (owner slot, rank) ``key`` from the table's melds (``keys``: each one's
-    key): its latest meld's naturals, jokers and deuces (``meld_open``); the melds before the latest
-    (closed books) and their cards (``meld_earlier``)."""
-    latest = -1
-    earlier = earlier_cards = 0
-    for index in range(len(keys)):
-        if keys[index] == key:
-            if latest >= 0:
-                earlier += 1
-                earlier_cards += len(melds[latest].cards)
-            latest = index
-    assert latest >= 0, "a key is written only for the melds that have it"
-    meld = melds[latest]
+def write_rank(obs: MutableSequence[float], key: int, melds: list[Meld], indexes: list[int]) -> None:
+    """Write the entries of one (owner slot, rank) ``key`` from the table's melds (``indexes``: those of
+    the key's melds, in table order, at least one): its latest meld's naturals, jokers and deuces
+    (``meld_open``); the melds before the latest (closed books) and their cards (``meld_earlier``)."""
+    earlier = len(indexes) - 1
+    earlier_cards = 0
+    for at in range(earlier):
+        earlier_cards += len(melds[indexes[at]].cards)
+    meld = melds[indexes[earlier]]
     cards = meld.cards
     wilds = meld.wilds
     jokers = cards.count(JOKER_ID) if wilds else 0
@@ -259,7 +265,19 @@ class SeatVector:
     partners). The vector is ``buffer``, a memoryview of float32 entries (copied out by the encoder), and
     ``entries`` the same memoryview typed as the sequence it is written through."""
 
-    __slots__ = ("buffer", "entries", "first", "keys", "last", "melds", "ones", "sizes", "slots", "totals")
+    __slots__ = (
+        "buffer",
+        "entries",
+        "first",
+        "holders",
+        "keys",
+        "last",
+        "melds",
+        "ones",
+        "sizes",
+        "slots",
+        "totals",
+    )
 
     def __init__(self, slots: SeatSlots, ones: list[int]) -> None:
         self.slots = slots
@@ -274,6 +292,7 @@ class SeatVector:
         self.melds: list[Meld] = []  # the melds met so far in table order, each one's size then and key
         self.sizes: list[int] = []
         self.keys: list[int] = []
+        self.holders: dict[int, list[int]] = {}  # each key's melds, by index in ``melds``
 
     def __reduce__(self) -> tuple[type[SeatVector], tuple[SeatSlots, list[int]]]:
         """Pickled and copied as a new vector (written whole at its next view): what it kept names melds
@@ -301,13 +320,13 @@ class SeatVector:
             if self.first is not None:
                 obs[MELDS:MELDS_END] = ZERO_MELDS
                 self.first = None
-                self.melds, self.sizes, self.keys = [], [], []
+                self.melds, self.sizes, self.keys, self.holders = [], [], [], {}
             if not table:
                 return
             self.first = table[0]
-        melds, keys = self.melds, self.keys
-        for key in table_changes(melds, self.sizes, keys, table, self.slots.rank_base):
-            write_rank(obs, key, melds, keys)
+        melds, holders = self.melds, self.holders
+        for key in table_changes(melds, self.sizes, self.keys, holders, table, self.slots.rank_base):
+            write_rank(obs, key, melds, holders[key])
 
 
 def write_changes(
