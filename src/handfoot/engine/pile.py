@@ -8,6 +8,7 @@ from handfoot import cards as C
 from handfoot.engine.errors import Refusal
 from handfoot.engine.melding import (
     ADD,
+    GroupSpec,
     hold_refusal,
     meld_shape_refusal,
     opening_refusal,
@@ -22,6 +23,7 @@ from handfoot.engine.moves import (
     PICKUP_JOKER_ID,
     Group,
     Move,
+    lowest_cards,
     merge_groups,
     move_for,
 )
@@ -261,6 +263,17 @@ def _pickup_plan_refusal(s: HandState, seat: int, move: Move, hand_taken: list[i
     specs = specs_of(rules, [Group(top, (top_card, *first.cards)), *rest])
     points = in_hand_points(s, top, first, rest) if in_hand_rule else sum(sp.points for sp in specs)
     left = s.hand_size(seat) + len(hand_taken) - len(cards_first) - len(rest_cards)
+    return _pickup_laid_refusal(s, seat, specs, points, left)
+
+
+def _pickup_laid_refusal(
+    s: HandState, seat: int, specs: list[GroupSpec], points: int, left: int
+) -> Refusal | None:
+    """The last checks of a pickup whose groups are ``specs`` (the top card's first), counting ``points``
+    toward an opening and leaving ``left`` cards in hand: the opening minimum, and where each group goes."""
+    rules = s.rules
+    in_hand_rule = rules.pickup_before_down in IN_HAND_RULES
+    owner = s.seating.owner_of[seat]
     why = opening_refusal(s, seat, points, specs, left)
     if why is not None:
         if in_hand_rule:
@@ -319,14 +332,22 @@ def pickup_ids(s: HandState, seat: int) -> list[int]:
         last = min(have, MAX_PICKUP_NATURALS)
         if first <= last:
             # A pickup of naturals alone, of the seat's own cards and as many as the rules ask, passes
-            # every check of ``pickup_refusal`` before its last (``_pickup_plan_refusal``): only that
-            # one is asked, with the cards that would join the hand listed once for all of them.
-            held = s.hand_cards[seat]
-            hand_taken = _joining_hand(s.rules, pile_taken(s))
+            # every check of ``pickup_refusal`` before its last ones (``_pickup_laid_refusal``): only
+            # those are asked, of its one group (the top card and the naturals, as ``specs_of`` counts
+            # it), with the cards that would join the hand counted once for all of them.
+            rules = s.rules
+            value = rules.card_values[top]
+            in_hand_rule = rules.pickup_before_down in IN_HAND_RULES
+            held_after = s.hand_size(seat) + len(_joining_hand(rules, pile_taken(s)))
             for naturals in range(first, last + 1):
-                mid = PICKUP_BASE + naturals
-                if _pickup_plan_refusal(s, seat, move_for(held, top_card, mid), hand_taken) is None:
-                    out.append(mid)
+                spec = GroupSpec(top, naturals + 1, 0, 0, (naturals + 1) * value)
+                if in_hand_rule:
+                    own = Group(top, tuple(lowest_cards(s.hand_cards[seat], top, naturals)))
+                    points = in_hand_points(s, top, own, ())
+                else:
+                    points = spec.points
+                if _pickup_laid_refusal(s, seat, [spec], points, held_after - naturals) is None:
+                    out.append(PICKUP_BASE + naturals)
         if have and s.rules.pickup_with_wild and s.down[s.seating.owner_of[seat]]:
             for mid, kind in ((PICKUP_JOKER_ID, C.JOKER), (PICKUP_DEUCE_ID, C.DEUCE)):
                 if kinds[kind] and pickup_refusal(s, move_for(s.hand_cards[seat], top_card, mid)) is None:
