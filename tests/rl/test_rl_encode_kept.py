@@ -142,3 +142,25 @@ def test_an_encoder_copied_or_pickled_with_its_game_encodes_as_one_afresh() -> N
             mine = copied_encoder.encode(info, copied_game.totals)
             assert np.array_equal(mine, afresh(game.rules, 4).encode(info, copied_game.totals))
             play_move(copied_game, copied_mover.choose(copied_game.state, copied_game.legal_ids()))
+
+
+def test_each_vector_encoded_is_the_callers_own() -> None:
+    """``encode`` returns a new, writable array each time: what a caller keeps (a replay buffer) stays as
+    it was while the encoder goes on writing the seat's kept vector, and writing into it changes nothing
+    the encoder writes next."""
+    game = Game(preset("kitchen-table"), 4, seed=8)
+    mover = RandomPlayer(random.Random(8))
+    encoder = Encoder(game.rules, 4)
+    kept: list[tuple[np.ndarray, np.ndarray]] = []
+    for _ in range(120):
+        info = seat_info(game.state, game.state.to_move)
+        vector = encoder.encode(info, game.totals)
+        assert vector.flags.writeable
+        kept.append((vector, vector.copy()))
+        vector[:] = -1.0  # the caller's to change
+        assert np.array_equal(
+            encoder.encode(info, game.totals), afresh(game.rules, 4).encode(info, game.totals)
+        )
+        vector[:] = kept[-1][1]
+        play_move(game, mover.choose(game.state, game.legal_ids()))
+    assert all(np.array_equal(vector, snapshot) for vector, snapshot in kept)

@@ -83,7 +83,7 @@ class Encoder:
             ]
             for me in range(players)
         ]
-        self._vectors: dict[tuple[int, int], SeatVector] = {}
+        self._vectors: dict[tuple[int, int], tuple[SeatVector, npt.NDArray[np.float32]]] = {}
 
     def __getstate__(self) -> dict[str, object]:
         """Pickled (and deep-copied) without the kept seat vectors: they name melds by identity."""
@@ -97,8 +97,9 @@ class Encoder:
         and the game totals per side (public): a new array. ``table`` names the table the view is from, for
         an encoder shared by several (module ``fill``: any view gives the same vector, the views of one
         table the quickest)."""
-        written = self._vector(info, table).update(info, totals)
-        return np.frombuffer(bytearray(written), FLOAT32)  # a copy of its own, writable
+        vector, entries = self._kept(info, table)
+        vector.update(info, totals)
+        return entries.copy()
 
     def encode_into(
         self,
@@ -111,17 +112,19 @@ class Encoder:
         batch), every entry overwritten; no array is allocated. Raises ValueError for a seat that is not
         one of this table's."""
         view: memoryview[float] = memoryview(out)  # type: ignore[arg-type]  # numpy's float32: format "f"
-        view[:] = self._vector(info, table).update(info, totals)
+        view[:] = self._kept(info, table)[0].update(info, totals)
 
-    def _vector(self, info: SeatInfo, table: int) -> SeatVector:
-        """The kept vector of ``info.seat`` at ``table`` (made where there is none yet). Raises ValueError
-        for a seat that is not one of this table's."""
+    def _kept(self, info: SeatInfo, table: int) -> tuple[SeatVector, npt.NDArray[np.float32]]:
+        """The kept vector of ``info.seat`` at ``table`` (made where there is none yet), with an array
+        of its entries (the same memory). Raises ValueError for a seat that is not one of this table's."""
         me = info.seat
         if not 0 <= me < self.players:
             raise ValueError(f"seat {me} is not a seat of this {self.players}-player table")
-        vector = self._vectors.get((table, me))
-        if vector is None:
+        kept = self._vectors.get((table, me))
+        if kept is None:
             if len(self._vectors) >= _VECTORS_KEPT:
                 self._vectors.clear()
-            vector = self._vectors[(table, me)] = SeatVector(self.slots[me], self.ones[me])
-        return vector
+            vector = SeatVector(self.slots[me], self.ones[me])
+            entries = np.frombuffer(vector.buffer, FLOAT32)  # type: ignore[arg-type]  # float32: format "f"
+            kept = self._vectors[(table, me)] = (vector, entries)
+        return kept
