@@ -5,11 +5,14 @@ the next on a shared machine); the instructions a process executes do not. This 
 workload: ``--what play`` plays kitchen-table hands 0 to ``--count`` - 1 at four seats (``bench_engine``'s
 random player, the anchor runs' loop), ``--what rl`` takes ``--count`` steps of the AEC env
 (``bench_rl.run``). Each workload runs twice, with ``--count`` and with 0 (the same imports and setup,
-no move), both from a fresh process with ``PYTHONHASHSEED=0``; the difference is the moves' own. Counts
-of the same tree agree to about 2% from run to run (what is left varies with where memory lands).
+no move), both from a fresh process with ``PYTHONHASHSEED=0``; the difference is the moves' own. A
+process's count is not quite the same from one run to the next (seen: up to 0.7% of the whole process,
+with address randomisation off too), and for the RL env most of the process is its imports, so a short
+workload's share moves more: 4,000 env steps moved by up to 4% from run to run, 8,000 (the default) by
+0.3%, and 100 hands of random play by less.
 
     python benchmarks/bench_instructions.py                       # pure Python, random play, 100 hands
-    python benchmarks/bench_instructions.py --what rl --count 4000
+    python benchmarks/bench_instructions.py --what rl             # 8,000 steps of the AEC env
     python benchmarks/bench_instructions.py --compiled build/compiled   # the mypyc build
 
 Compare two trees by running it from each (a ``git worktree`` of the code before, with its own compiled
@@ -79,14 +82,14 @@ def counted(what: str, count: int, path: str) -> tuple[int, int]:
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--what", choices=("play", "rl"), default="play")
-    parser.add_argument("--count", type=int, default=None, help="hands (play: 100) or steps (rl: 4,000)")
+    parser.add_argument("--count", type=int, default=None, help="hands (play: 100) or steps (rl: 8,000)")
     parser.add_argument("--compiled", type=Path, default=None, help="a compiled build's folder")
     parser.add_argument("--worker", action="store_true", help=argparse.SUPPRESS)
     args = parser.parse_args(argv)
     if args.worker:  # one measured process: ``--count`` 0 is the setup alone
         print(workload(args.what, args.count or 0))
         return 0
-    count = args.count if args.count is not None else (100 if args.what == "play" else 4_000)
+    count = args.count if args.count is not None else (100 if args.what == "play" else 8_000)
     if not 1 <= count <= 1_000_000:
         parser.error(f"--count {count}: use 1 to 1,000,000")
     if shutil.which("valgrind") is None:
