@@ -94,7 +94,8 @@ def give_card(s: HandState, seat: int, card: int) -> None:
 
 
 def _lay_red_three(s: HandState, seat: int, card: int, events: list[Event]) -> None:
-    s.red_threes[s.seating.side_of[seat]].append(card)
+    side = s.seating.side_of[seat]
+    s.red_threes[side] = (*s.red_threes[side], card)
     events.append(event(EventType.RED_THREE, seat, (card,)))
 
 

@@ -211,8 +211,8 @@ class HandState:
         # per owner: clean, dirty, wild
         self.books: list[list[int]] = [[0, 0, 0] for _ in range(self.seating.num_owners)]
         self.down: list[bool] = [False] * self.seating.num_owners
-        # laid down, per side
-        self.red_threes: list[list[int]] = [[] for _ in range(self.seating.num_sides)]
+        # laid down, per side (a side's tuple is replaced when one more is laid: views share it)
+        self.red_threes: list[tuple[int, ...]] = [() for _ in range(self.seating.num_sides)]
         # whose turn it is
         self.turn_seat: int = self.first_player
         # who must act (the partner while answering)
@@ -281,7 +281,7 @@ class HandState:
         other.meld_of = [list(row) for row in self.meld_of]
         other.books = [list(row) for row in self.books]
         other.down = list(self.down)
-        other.red_threes = [list(row) for row in self.red_threes]
+        other.red_threes = list(self.red_threes)
         other.turn_seat = self.turn_seat
         other.to_move = self.to_move
         other.phase = self.phase
