@@ -214,11 +214,11 @@ class HandFootEnv(AECEnv):  # type: ignore[misc]
             return
         if action is None:
             raise IllegalAction(f"{agent} must act: None is only for an agent whose episode is over")
-        seat = self._seat_of[agent]
         chosen = int(action)
-        mask = self.action_mask(seat)
         info: dict[str, Any] = {}
-        if not (0 <= chosen < NUM_ACTIONS and mask[chosen]):
+        # the selected agent, its episode not over, is the seat to move: its mask marks the engine's list
+        if chosen not in self._legal:
+            mask = self.action_mask(self._seat_of[agent])
             if self.illegal == "raise":
                 legal = [int(i) for i in np.flatnonzero(mask)]
                 raise IllegalAction(f"action {chosen} is not legal for {agent} now; legal actions: {legal}")
