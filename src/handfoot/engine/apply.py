@@ -83,7 +83,14 @@ def take_cards(s: HandState, seat: int, cards: list[int] | tuple[int, ...]) -> N
         hand[kind] -= 1
         held[card] -= 1
         if known[kind]:
-            known[kind] -= 1
+            known = s.known[seat] = _counted(known, kind, -1)
+
+
+def _counted(counts: tuple[int, ...], kind: int, change: int) -> tuple[int, ...]:
+    """``counts`` (by kind) with ``change`` added to ``kind``'s: a new tuple."""
+    row = list(counts)
+    row[kind] += change
+    return tuple(row)
 
 
 def give_card(s: HandState, seat: int, card: int) -> None:
@@ -336,7 +343,7 @@ def apply_checked(s: HandState, move: Move) -> list[Event]:
         if move.card >= 0:  # split_draw: the pile's top card, then one card fewer from the stock
             card = s.pile.pop()
             give_card(s, seat, card)
-            s.known[seat][KIND_OF[card]] += 1  # everyone saw it taken
+            s.known[seat] = _counted(s.known[seat], KIND_OF[card], 1)  # everyone saw it taken
             events.append(event(EventType.TOOK_TOP, seat, (card,), amount=1))
             drawn = _draw_cards(s, seat, rules.draw_count - 1, events)
             events.append(event(DREW, seat, amount=drawn))
@@ -418,7 +425,7 @@ def apply_checked(s: HandState, move: Move) -> list[Event]:
         else:
             give_card(s, seat, card)
             if visible:
-                s.known[seat][KIND_OF[card]] += 1
+                s.known[seat] = _counted(s.known[seat], KIND_OF[card], 1)
     events.append(event(EventType.TOOK_PILE, seat, (top_card,), amount=len(taken) + 1))
     _enter_play(s)
     events += laid

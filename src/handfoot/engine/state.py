@@ -199,8 +199,9 @@ class HandState:
         # unplayed Feet
         self.feet: list[list[int]] = [[] for _ in range(players)]
         self.in_foot: list[bool] = [False] * players
-        # cards each seat is publicly known to hold (seen taken from a visible pile), by kind
-        self.known: list[list[int]] = [[0] * C.NUM_KINDS for _ in range(players)]
+        # cards each seat is publicly known to hold (seen taken from a visible pile), by kind (a seat's
+        # tuple is replaced when it changes: views share it)
+        self.known: list[tuple[int, ...]] = [(0,) * C.NUM_KINDS] * players
         # top is the end
         self.stock: list[int] = []
         # top is the end
@@ -274,7 +275,7 @@ class HandState:
         other.hand_sizes = list(self.hand_sizes)
         other.feet = [list(row) for row in self.feet]
         other.in_foot = list(self.in_foot)
-        other.known = [list(row) for row in self.known]
+        other.known = list(self.known)
         other.stock = list(self.stock)
         other.pile = list(self.pile)
         other.melds = [m.copy() for m in self.melds]

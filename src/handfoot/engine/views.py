@@ -197,7 +197,7 @@ class SeatInfo:
         self.hand_counts: tuple[int, ...] = tuple(s.hand_sizes)
         self.foot_counts: tuple[int, ...] = tuple([len(foot) for foot in s.feet])
         self.in_foot: tuple[bool, ...] = tuple(s.in_foot)
-        self.known: tuple[tuple[int, ...], ...] = tuple([tuple(kinds) for kinds in s.known])
+        self.known: tuple[tuple[int, ...], ...] = tuple(s.known)
         self.table: tuple[Meld, ...] = tuple(s.melds)
         self.red_threes: tuple[tuple[int, ...], ...] = tuple(s.red_threes)
         self.down: tuple[bool, ...] = tuple(s.down)
@@ -373,7 +373,7 @@ def sample_world(v: View, rng: random.Random, caps: Sequence[Sequence[int]] | No
             s.feet[seat] = pool[: seat_view.foot_count]
             del pool[: seat_view.foot_count]
         s.in_foot[seat] = seat_view.in_foot
-        s.known[seat] = list(seat_view.known)
+        s.known[seat] = tuple(seat_view.known)
         for card in hands[seat]:
             s.hands[seat][C.KIND_OF[card]] += 1
             s.hand_cards[seat][card] += 1
