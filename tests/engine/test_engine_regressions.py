@@ -30,7 +30,7 @@ def test_in_laws_no_asking_with_one_card_left() -> None:
     game = Game(preset("in-laws"), 4, seed=1)
     _one_card_in_foot(game, 1, "5H")
     owner = game.state.seating.owner_of[1]
-    game.state.books[owner] = [3, 0, 0]  # three clean books: the side may go out
+    game.state.books[owner] = (3, 0, 0)  # three clean books: the side may go out
     game.state.in_foot[3] = True
     assert ASK_ID not in game.legal_ids()
     try:
@@ -50,7 +50,7 @@ def test_every_position_in_random_in_laws_play_has_a_move() -> None:
     game = Game(preset("in-laws"), 4, seed=2)
     _one_card_in_foot(game, 1, "5H")
     give_card(game.state, 1, C.parse_card("6H"))
-    game.state.books[game.state.seating.owner_of[1]] = [3, 0, 0]
+    game.state.books[game.state.seating.owner_of[1]] = (3, 0, 0)
     game.apply_text("ask")
     game.apply_text("no")
     moves = [str(m) for m in game.legal_moves()]

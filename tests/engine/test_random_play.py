@@ -222,7 +222,7 @@ def check_table(s: HandState, checked: dict[int, int] | None = None) -> None:
         if size >= rules.book_size:
             books[meld.owner][book_kind(rules, meld)] += 1
     assert s.meld_of == meld_of, f"meld_of {s.meld_of} does not point at the latest melds {meld_of}"
-    assert s.books == books, f"books {s.books}, the table has {books}"
+    assert s.books == [tuple(row) for row in books], f"books {s.books}, the table has {books}"
     for owner in range(s.seating.num_owners):
         if any(row >= 0 for row in meld_of[owner]):
             assert s.down[owner], f"owner {owner} has melds but is not down"

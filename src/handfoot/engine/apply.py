@@ -175,7 +175,6 @@ def _lay_group(
     exists = index >= 0
     meld = s.melds[index] if exists else None
     where = resolve(rules, exists, len(meld.cards) if meld is not None else 0, wilds > 0)
-    books = s.books[owner]
     began = where == NEW or meld is None
     if began or meld is None:
         meld = Meld(owner, rank, list(cards), wilds)
@@ -192,11 +191,13 @@ def _lay_group(
     size = len(meld.cards)
     events.append(event(MELDED, seat, tuple(cards), size, MELD_BEGAN if began else MELD_ADDED, rank))
     if before != after:
+        books = list(s.books[owner])
         if before >= 0:
             books[before] -= 1
         if after >= 0:
             books[after] += 1
             events.append(event(EventType.BOOK, seat, (), size, BOOK_KINDS[after], rank))
+        s.books[owner] = tuple(books)
 
 
 def _end_hand(s: HandState, reason: EndReason, events: list[Event]) -> None:

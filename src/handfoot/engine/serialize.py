@@ -95,7 +95,7 @@ def state_from_json(data: dict[str, Any], rules: RuleSet | None = None) -> HandS
         for m in data["melds"]
     ]
     s.meld_of = [[int(n) for n in row] for row in data["meld_of"]]
-    s.books = [[int(n) for n in row] for row in data["books"]]
+    s.books = [tuple([int(n) for n in row]) for row in data["books"]]
     s.down = [bool(b) for b in data["down"]]
     s.red_threes = [tuple(C.parse_cards(row)) for row in data["red_threes"]]
     s.turn_seat = int(data["turn_seat"])

@@ -209,8 +209,8 @@ class HandState:
         self.melds: list[Meld] = []
         # per owner and rank: the index of the owner's latest meld of that rank, or -1
         self.meld_of: list[list[int]] = [[-1] * C.NUM_KINDS for _ in range(self.seating.num_owners)]
-        # per owner: clean, dirty, wild
-        self.books: list[list[int]] = [[0, 0, 0] for _ in range(self.seating.num_owners)]
+        # per owner: clean, dirty, wild (an owner's tuple is replaced when it changes: views share it)
+        self.books: list[tuple[int, ...]] = [(0, 0, 0)] * self.seating.num_owners
         self.down: list[bool] = [False] * self.seating.num_owners
         # laid down, per side (a side's tuple is replaced when one more is laid: views share it)
         self.red_threes: list[tuple[int, ...]] = [() for _ in range(self.seating.num_sides)]
@@ -280,7 +280,7 @@ class HandState:
         other.pile = list(self.pile)
         other.melds = [m.copy() for m in self.melds]
         other.meld_of = [list(row) for row in self.meld_of]
-        other.books = [list(row) for row in self.books]
+        other.books = list(self.books)
         other.down = list(self.down)
         other.red_threes = list(self.red_threes)
         other.turn_seat = self.turn_seat

@@ -151,12 +151,12 @@ FIELDS: tuple[Field, ...] = (
     ),
     Field(
         "books",
-        "list[list[int]]",
-        "[[0, 0, 0] for _ in range(self.seating.num_owners)]",
-        "lists",
-        "int_lists",
+        "list[tuple[int, ...]]",
+        "[(0, 0, 0)] * self.seating.num_owners",
+        "list",
+        "int_tuples",
         public=True,
-        note="per owner: clean, dirty, wild",
+        note="per owner: clean, dirty, wild (an owner's tuple is replaced when it changes: views share it)",
     ),
     Field("down", "list[bool]", "[False] * self.seating.num_owners", "list", "bools", public=True),
     Field(
