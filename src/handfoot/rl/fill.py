@@ -363,13 +363,9 @@ def write_changes(
             obs[SEAT_HAND + seat_slot[seat]] = hands[seat]
     # who is in their Foot and the Feet's sizes change on few moves: compared whole first
     if old_in_foot != in_foot:
-        for seat in range(len(seat_slot)):
-            if old_in_foot[seat] != in_foot[seat]:
-                obs[SEAT_IN_FOOT + seat_slot[seat]] = 1 if in_foot[seat] else 0
+        _write_changed(obs, SEAT_IN_FOOT, seat_slot, old_in_foot, in_foot, 1.0)
     if old_feet != feet:
-        for seat in range(len(seat_slot)):
-            if old_feet[seat] != feet[seat]:
-                obs[SEAT_FOOT + seat_slot[seat]] = feet[seat]
+        _write_changed(obs, SEAT_FOOT, seat_slot, old_feet, feet, 1.0)
     if old_known != known:  # what is known of a seat's cards changes on few moves: compared whole first
         for seat in range(len(seat_slot)):
             was, seen = old_known[seat], known[seat]
@@ -391,13 +387,9 @@ def write_changes(
     # whether the owners are down, their minimums and books and the red 3s change on few moves: each
     # is compared whole first
     if old_down != down:
-        for owner in range(len(owner_slot)):
-            if old_down[owner] != down[owner]:
-                obs[OWNER_DOWN + owner_slot[owner]] = 1 if down[owner] else 0
+        _write_changed(obs, OWNER_DOWN, owner_slot, old_down, down, 1.0)
     if old_minimums != minimums:
-        for owner in range(len(owner_slot)):
-            if old_minimums[owner] != minimums[owner]:
-                obs[OWNER_MINIMUM + owner_slot[owner]] = minimums[owner] / SCALE
+        _write_changed(obs, OWNER_MINIMUM, owner_slot, old_minimums, minimums, SCALE)
     if old_books != books:
         for owner in range(len(owner_slot)):
             book = books[owner]
@@ -435,6 +427,21 @@ def write_changes(
         obs[PILE_SEEN : PILE_SEEN + NUM_KINDS] = ZERO_PILE
         for card in info.pile:
             obs[PILE_SEEN + KIND_OF[card]] += 1
+
+
+def _write_changed(
+    obs: MutableSequence[float],
+    start: int,
+    slot_of: list[int],
+    old: Sequence[int],
+    new: Sequence[int],
+    scale: float,
+) -> None:
+    """Write ``new[i] / scale`` at ``start + slot_of[i]`` for each ``i`` (a seat or owner) where ``new``
+    differs from ``old`` (a flag is written as 1 or 0)."""
+    for index in range(len(slot_of)):
+        if old[index] != new[index]:
+            obs[start + slot_of[index]] = new[index] / scale
 
 
 def _move_one_hot(obs: MutableSequence[float], start: int, slot_of: list[int], was: int, now: int) -> None:
