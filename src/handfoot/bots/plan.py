@@ -72,7 +72,7 @@ def seat_state(info: SeatInfo | View) -> HandState:
     for meld in melds:
         s.meld_of[meld.owner][meld.rank] = len(s.melds)
         s.melds.append(meld)
-    s.books = [tuple(b) for b in books]
+    s.books = list(books)
     s.down = list(info.down)
     if info.pile:
         s.pile = list(info.pile)

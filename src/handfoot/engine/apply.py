@@ -86,10 +86,11 @@ def take_cards(s: HandState, seat: int, cards: list[int] | tuple[int, ...]) -> N
             known = s.known[seat] = _counted(known, kind, -1)
 
 
-def _counted(counts: tuple[int, ...], kind: int, change: int) -> tuple[int, ...]:
-    """``counts`` (by kind) with ``change`` added to ``kind``'s: a new tuple."""
+def _counted(counts: tuple[int, ...], index: int, change: int) -> tuple[int, ...]:
+    """``counts`` (a row the state keeps as a tuple: cards known by kind, books by kind) with ``change``
+    added at ``index``: a new tuple."""
     row = list(counts)
-    row[kind] += change
+    row[index] += change
     return tuple(row)
 
 
@@ -191,13 +192,11 @@ def _lay_group(
     size = len(meld.cards)
     events.append(event(MELDED, seat, tuple(cards), size, MELD_BEGAN if began else MELD_ADDED, rank))
     if before != after:
-        books = list(s.books[owner])
         if before >= 0:
-            books[before] -= 1
+            s.books[owner] = _counted(s.books[owner], before, -1)
         if after >= 0:
-            books[after] += 1
+            s.books[owner] = _counted(s.books[owner], after, 1)
             events.append(event(EventType.BOOK, seat, (), size, BOOK_KINDS[after], rank))
-        s.books[owner] = tuple(books)
 
 
 def _end_hand(s: HandState, reason: EndReason, events: list[Event]) -> None:

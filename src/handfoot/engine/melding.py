@@ -203,9 +203,7 @@ PARTNER_SAID_NO: Final = 5
 PARTNER_NOT_ASKED: Final = 6
 
 
-def unmet_go_out(
-    s: HandState, seat: int, books: tuple[int, ...] | list[int], first: bool = False
-) -> list[int]:
+def unmet_go_out(s: HandState, seat: int, books: tuple[int, ...], first: bool = False) -> list[int]:
     """Every requirement (``GO_OUT_CLEAN`` to ``PARTNER_NOT_ASKED``) ``seat`` does not meet to go out with its
     side holding ``books`` (clean, dirty, wild), in the order the engine judges them (only the first where
     ``first``); empty where it may go out. Being in one's own Foot is not among them (the callers check it).
@@ -218,7 +216,7 @@ def unmet_go_out(
     return out
 
 
-def unmet_books(rules: RuleSet, books: tuple[int, ...] | list[int], first: bool = False) -> list[int]:
+def unmet_books(rules: RuleSet, books: tuple[int, ...], first: bool = False) -> list[int]:
     """The requirements on the side's books (``GO_OUT_CLEAN`` to ``GO_OUT_BOOKS``) that ``books`` (clean,
     dirty, wild) does not meet, in order (only the first where ``first``)."""
     clean, dirty, wild = books[0], books[1], books[2]
@@ -269,15 +267,13 @@ def unmet_by_partners(s: HandState, seat: int, first: bool = False) -> list[int]
     return out
 
 
-def may_go_out(s: HandState, seat: int, books: tuple[int, ...] | list[int]) -> bool:
+def may_go_out(s: HandState, seat: int, books: tuple[int, ...]) -> bool:
     """True if ``seat`` meets every requirement to go out with its side holding ``books`` (``unmet_go_out``
     empty): ``go_out_refusal(...) is None`` without wording a refusal."""
     return not unmet_books(s.rules, books, True) and not unmet_by_partners(s, seat, True)
 
 
-def go_out_needs(
-    s: HandState, seat: int, books: tuple[int, ...] | list[int], first: bool = False
-) -> list[GoOutNeed]:
+def go_out_needs(s: HandState, seat: int, books: tuple[int, ...], first: bool = False) -> list[GoOutNeed]:
     """Every requirement ``seat`` does not meet to go out with its side holding ``books`` (clean, dirty,
     wild), worded, in the order the engine judges them (only the first where ``first``): ``unmet_go_out``
     with each requirement's refusal and phrase. ``go_out_refusal`` and the seat's outlook both read this
@@ -286,9 +282,7 @@ def go_out_needs(
     return [_go_out_need(s, seat, books, need, index > 0) for index, need in enumerate(unmet)]
 
 
-def _go_out_need(
-    s: HandState, seat: int, books: tuple[int, ...] | list[int], need: int, after_others: bool
-) -> GoOutNeed:
+def _go_out_need(s: HandState, seat: int, books: tuple[int, ...], need: int, after_others: bool) -> GoOutNeed:
     """The words of one unmet requirement of ``unmet_go_out`` (``after_others``: another is listed before
     it)."""
     rules = s.rules
@@ -336,7 +330,7 @@ def _go_out_need(
     )
 
 
-def go_out_refusal(s: HandState, seat: int, books: tuple[int, ...] | list[int]) -> Refusal | None:
+def go_out_refusal(s: HandState, seat: int, books: tuple[int, ...]) -> Refusal | None:
     """Why ``seat`` may not go out with its side holding ``books`` (clean, dirty, wild), or None: the first
     of ``go_out_needs``."""
     needs = go_out_needs(s, seat, books, first=True)

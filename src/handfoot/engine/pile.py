@@ -218,7 +218,7 @@ def pickup_refusal(s: HandState, move: Move) -> Refusal | None:
 
 def _joining_hand(rules: RuleSet, taken: list[int]) -> list[int]:
     """The cards of ``taken`` (``pile_taken``) that join the hand: all but red 3s, which are laid down
-    at once where ``red_threes = "lay_down"``."""
+    at once where ``red_threes = "lay_down"`` (``taken`` itself where none is; read it, never change it)."""
     if rules.red_threes is RedThrees.LAY_DOWN:
         return [c for c in taken if KIND_OF[c] != RED_THREE]
     return taken
@@ -272,11 +272,10 @@ def _pickup_laid_refusal(
     """The last checks of a pickup whose groups are ``specs`` (the top card's first), counting ``points``
     toward an opening and leaving ``left`` cards in hand: the opening minimum, and where each group goes."""
     rules = s.rules
-    in_hand_rule = rules.pickup_before_down in IN_HAND_RULES
-    owner = s.seating.owner_of[seat]
     why = opening_refusal(s, seat, points, specs, left)
     if why is not None:
-        if in_hand_rule:
+        if rules.pickup_before_down in IN_HAND_RULES:
+            owner = s.seating.owner_of[seat]
             counted = (
                 "melds of three or more cards"
                 if rules.pickup_before_down is PickupBeforeDown.OPENING_IN_HAND

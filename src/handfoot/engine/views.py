@@ -373,7 +373,7 @@ def sample_world(v: View, rng: random.Random, caps: Sequence[Sequence[int]] | No
             s.feet[seat] = pool[: seat_view.foot_count]
             del pool[: seat_view.foot_count]
         s.in_foot[seat] = seat_view.in_foot
-        s.known[seat] = tuple(seat_view.known)
+        s.known[seat] = seat_view.known
         for card in hands[seat]:
             s.hands[seat][C.KIND_OF[card]] += 1
             s.hand_cards[seat][card] += 1
