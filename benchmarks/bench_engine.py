@@ -33,11 +33,13 @@ import random
 import statistics
 import sys
 import time
+from functools import cache
 from pathlib import Path
 from types import ModuleType
 
 from handfoot.engine import Game, Move
-from handfoot.rules import PRESET_NAMES, preset
+from handfoot.rules import PRESET_NAMES, RuleSet, preset
+from handfoot.rules.load import apply_overrides
 
 # The targets for random play on one core of the development machine: pure Python, and the mypyc build.
 TARGET_PURE = 80_000
@@ -64,10 +66,18 @@ def _policy_module() -> ModuleType:
 RandomPlayer = _policy_module().RandomPlayer
 
 
+@cache
+def one_hand_rules(name: str) -> RuleSet:
+    """A preset's rules with the game ending after its first hand: the same hand, move for move (no
+    option read during a hand depends on how a game ends), without dealing a second hand that
+    ``play_hand`` would not play. Random play counts one deal a hand, as OpenSpiel's anchor does."""
+    return apply_overrides(preset(name), {"game_end": "hands", "hands_per_game": 1})
+
+
 def play_hand(name: str, players: int, seed: int) -> int:
     """Play one complete hand at random under a preset (game and policy seeded with ``seed``); returns
-    the number of moves played."""
-    game = Game(preset(name), players, seed=seed)
+    the number of moves played. The game is one hand long (``one_hand_rules``)."""
+    game = Game(one_hand_rules(name), players, seed=seed)
     player = RandomPlayer(random.Random(seed))
     state = game.state
     moves = 0
