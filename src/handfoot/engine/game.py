@@ -221,10 +221,15 @@ class Game:
         A lay-down of several groups written at once (``meld A | B``) is judged whole, as always, and
         played as its steps (``steps``) where they come to the same; else (a lay-down the steps cannot
         express, such as a new meld of four cards under ``max_wilds_added_per_turn``) it is played whole.
-        Raises IllegalMove and changes nothing if the move is illegal.
+        Raises IllegalMove and changes nothing if the move is illegal. An atomic move that is the very
+        Move (``move_of_id``) of an id the last ``legal_ids`` listed for this position is played without
+        judging it again.
         """
+        mid = move_id(move)
+        if mid >= 0 and self._listed(mid) and move == move_of_id(self.state, mid):
+            return self._play(move)
         self.verify(move)
-        if move_id(move) < 0:
+        if mid < 0:
             steps = self.steps(move)
             if steps is not None:
                 events: list[Event] = []
@@ -262,16 +267,30 @@ class Game:
             self._finish_hand(events)
         return events
 
+    def _listed(self, mid: int) -> bool:
+        """True if the last ``legal_ids`` was listed for this very position and holds ``mid``."""
+        state = self.state
+        cached_hand, cached_count, cached_ids = self._legal_cache
+        return (
+            cached_hand == state.hand_index
+            and cached_count == state.move_count
+            and not self.finished
+            and mid in cached_ids
+        )
+
     def apply_id(self, mid: int) -> list[Event]:
         """Play an atomic move by id (raises IllegalMove if it is not legal now)."""
         state = self.state
-        cached_hand, cached_count, cached_ids = self._legal_cache
         move = move_of_id(state, mid)
-        if cached_hand == state.hand_index and cached_count == state.move_count and not self.finished:
-            if mid not in cached_ids:
-                self.verify(move)  # raises with the reason
-            return self._play(move)
-        return self.apply(move)
+        cached_hand, cached_count, cached_ids = self._legal_cache  # ``_listed``, written out: every move
+        if (
+            cached_hand != state.hand_index
+            or cached_count != state.move_count
+            or self.finished
+            or mid not in cached_ids
+        ):
+            self.verify(move)  # raises with the reason
+        return self._play(move)
 
     @property
     def history(self) -> list[list[str]]:
