@@ -11,7 +11,7 @@ import pytest
 
 from handfoot import cards as C
 from handfoot.engine import DealSpec, Game, IllegalMove
-from handfoot.engine.moves import CANCEL_ID, COMMIT_ID, STAGE_NEW_BASE
+from handfoot.engine.moves import CANCEL_ID, COMMIT_ID, DISCARD_BASE, STAGE_NEW_BASE, Action, Move
 from handfoot.engine.serialize import state_to_json
 from handfoot.rules import PRESET_NAMES, preset
 
@@ -112,3 +112,20 @@ def test_a_refused_lay_down_written_at_once_changes_nothing() -> None:
     with pytest.raises(IllegalMove, match="three cards"):
         game.apply_text("meld KS KH KD | AS AH")
     assert state_to_json(game.state) == before and game.moves == moves
+
+
+def test_a_listed_id_plays_only_the_cards_it_stands_for() -> None:
+    """000 kitchen-table, 'discard one card': the discard of a king is listed legal for seat 0 (it holds
+    KS KH KD), and ``apply`` plays a listed id's own move unjudged; a discard of the king it does not
+    hold (KC, the same id) is still judged, refused, and changes nothing."""
+    game = dealt_game()
+    game.apply_text("draw")
+    listed = game.legal_ids()
+    king = DISCARD_BASE + C.KING
+    assert king in listed
+    before = state_to_json(game.state)
+    with pytest.raises(IllegalMove):
+        game.apply(Move(Action.DISCARD, card=C.parse_card("KC")))
+    assert state_to_json(game.state) == before and game.legal_ids() == listed
+    game.apply(game.move_of_id(king))
+    assert game.history[-1][-1] == "discard KS" and game.state.hands[0][C.KING] == 2
