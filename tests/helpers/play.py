@@ -46,6 +46,9 @@ NATURAL_MELD_IDS = frozenset(
     if NEW_BASE <= mid < LAY_RED_THREE_ID and decoded is not None and decoded.naturals
 )
 PLAIN_DISCARD_IDS = frozenset(DISCARD_BASE + kind for kind in range(C.NUM_KINDS) if not C.is_wild(kind))
+# Their tests of membership, bound once: ``filter`` with them lists the same ids as a comprehension, quicker.
+IS_NATURAL_MELD = NATURAL_MELD_IDS.__contains__
+IS_PLAIN_DISCARD = PLAIN_DISCARD_IDS.__contains__
 ANSWER_PHASE, DRAW_PHASE = Phase.ANSWER, Phase.DRAW  # bound once: cheaper than Phase.ANSWER on Python 3.11
 T = TypeVar("T")
 
@@ -138,12 +141,12 @@ class RandomPlayer:
             return DRAW_ID if DRAW_ID in plain else choice(rng, ids)
         melds = plain[bisect_left(plain, NEW_BASE) : bisect_right(plain, LAY_RED_THREE_ID)]
         if melds and rng.random() < self.meld_rate:
-            natural = [mid for mid in melds if mid in NATURAL_MELD_IDS]
+            natural = list(filter(IS_NATURAL_MELD, melds))
             return choice(rng, natural if natural and rng.random() < 0.75 else melds)
         if ASK_ID in plain and rng.random() < self.ask_rate:
             return ASK_ID
         discards = plain[bisect_left(plain, DISCARD_BASE) : bisect_left(plain, ASK_ID)]
-        clean = [mid for mid in discards if mid in PLAIN_DISCARD_IDS]
+        clean = list(filter(IS_PLAIN_DISCARD, discards))
         if clean and rng.random() < 0.9:
             return choice(rng, clean)
         return choice(rng, discards or plain or ids)

@@ -24,10 +24,15 @@ def hand_tallies(s: HandState) -> list[Tally]:
     priced: list[list[tuple[int, int]]] = [[] for _ in range(sides)]
     open_wild = [0] * sides
     table = {(rank, status) for rank, status, _ in rules.book_bonuses}
+    side_of_owner = [seating.side_of_owner(owner, rules) for owner in range(seating.num_owners)]
+    kind_of = C.KIND_OF
     for meld in s.melds:
-        side = seating.side_of_owner(meld.owner, rules)
+        side = side_of_owner[meld.owner]
         melded[side] = True
-        melded_points[side] += sum(values[C.KIND_OF[c]] for c in meld.cards)
+        points = 0
+        for card in meld.cards:
+            points += values[kind_of[card]]
+        melded_points[side] += points
         status = book_status(rules, meld.rank, len(meld.cards), meld.wilds)
         if status >= 0:
             books[status][side] += 1
@@ -42,9 +47,12 @@ def hand_tallies(s: HandState) -> list[Tally]:
         kinds = list(s.hands[seat])
         if rules.unplayed_foot_counts:
             for card in s.feet[seat]:
-                kinds[C.KIND_OF[card]] += 1
+                kinds[kind_of[card]] += 1
         held_red[side] += kinds[C.RED_THREE]
-        held_points[side] += sum(values[k] * kinds[k] for k in range(C.RED_THREE))
+        points = 0
+        for kind in range(C.RED_THREE):  # every kind but red 3s, scored by their own options
+            points += values[kind] * kinds[kind]
+        held_points[side] += points
     went_out_side = seating.side_of[s.out_seat] if s.out_seat >= 0 else -1
     return [
         Tally(
