@@ -37,7 +37,7 @@ from handfoot.engine.melding import (
 from handfoot.engine.moves import ADD_BASE, NEW_BASE, RANK_TRIPLES, SINGLES, WILD_TRIPLES
 from handfoot.engine.state import HandState
 from handfoot.rules.cache import RulesCache
-from handfoot.rules.options import BlackThreeBooks, OpeningWaiver
+from handfoot.rules.options import BlackThreeBooks, OpeningWaiver, RuleSet
 
 JOKER: Final = C.JOKER
 DEUCE: Final = C.DEUCE
@@ -171,18 +171,57 @@ _KEYS_NO_MELD: Final[tuple[tuple[int, ...], ...]] = tuple(
 )
 
 
-def _judged_new(s: HandState, seat: int, rank: int, index: int, minimum: int) -> tuple[int, ...]:
-    """The ids of ``rank`` (``index``: the owner's meld of it, -1 for none), judged (``_rank_ids``) for a
-    memo to keep: one entry more. Past ``_ENTRIES_KEPT`` entries every memo starts afresh (the memo the
-    caller holds still takes this one, whether or not it is still in use)."""
+def _count_entry() -> None:
+    """Count one entry more kept in the memos: past ``_ENTRIES_KEPT`` every memo starts afresh (the memo
+    the caller holds still takes the entry, whether or not it is still in use)."""
     global _entries
     _entries += 1
     if _entries > _ENTRIES_KEPT:
         _MEMOS.clear()
         _entries = 1
+
+
+def _judged_new(s: HandState, seat: int, rank: int, index: int, minimum: int) -> tuple[int, ...]:
+    """The ids of ``rank`` (``index``: the owner's meld of it, -1 for none), judged (``_rank_ids``) for a
+    memo to keep: one entry more (``_count_entry``)."""
+    _count_entry()
     meld_size = len(s.melds[index].cards) if index >= 0 else -1
     meld_wilds = s.melds[index].wilds if index >= 0 else 0
     return tuple(_rank_ids(s, seat, rank, index, meld_size, meld_wilds, minimum))
+
+
+def naturals_cap(rules: RuleSet, wilds: int) -> int:
+    """Naturals in a meld with ``wilds`` wilds past which a group's ids no longer change: the most any rule
+    compares them with. A group lays three cards at most, so at ``wilds + 4`` naturals or more a meld
+    holds more naturals than wilds with any group; at ``book_size`` or more it is a book (where the group
+    goes, what crossing the book's size allows, the book's kind) and at ``min_naturals`` or more it holds
+    the naturals a meld needs."""
+    return max(rules.book_size, rules.min_naturals, wilds + 4)
+
+
+def _judged_melded(
+    s: HandState,
+    seat: int,
+    rank: int,
+    index: int,
+    minimum: int,
+    melded: dict[RankKey, tuple[int, ...]],
+    key: int,
+) -> tuple[int, ...]:
+    """The ids of natural ``rank``, whose owner's meld is at ``index`` (``key``: its memo key), for a memo
+    to keep: those of the same meld with ``naturals_cap`` naturals where it holds more (judged, and kept
+    under that meld's key too, where not met yet), else judged (``_judged_new``)."""
+    meld = s.melds[index]
+    wilds = meld.wilds
+    past = len(meld.cards) - wilds - naturals_cap(s.rules, wilds)
+    if past <= 0:
+        return _judged_new(s, seat, rank, index, minimum)
+    like = key - past * _FIELD  # the key of the meld at the cap: the size field is ``past`` less
+    found = melded.get(like)
+    if found is None:
+        found = melded[like] = _judged_new(s, seat, rank, index, minimum)
+    _count_entry()  # the caller keeps it under ``key`` too
+    return found
 
 
 def meld_ids(s: HandState, seat: int) -> list[int]:
@@ -216,7 +255,7 @@ def meld_ids(s: HandState, seat: int) -> list[int]:
             key = _KEYS_NO_MELD[rank][have if have < 3 else 3] + (len(meld.cards) + 1) * _FIELD + meld.wilds
             found = melded.get(key)
             if found is None:
-                found = melded[key] = _judged_new(s, seat, rank, index, minimum)
+                found = melded[key] = _judged_melded(s, seat, rank, index, minimum, melded, key)
         else:
             continue
         out += found
