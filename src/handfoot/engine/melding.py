@@ -180,6 +180,27 @@ def crossing_refusal(
     return meld_shape_refusal(rules, rank, book - all_wilds, all_wilds, False)
 
 
+def lone_group_place(
+    rules: RuleSet, rank: int, exists: bool, meld_naturals: int, meld_wilds: int, naturals: int, wilds: int
+) -> int:
+    """Where one group of ``naturals`` and ``wilds`` of ``rank`` (a natural rank or wilds, not black 3s)
+    goes (``ADD`` to the owner's meld of the rank, where ``exists``, of ``meld_naturals`` and
+    ``meld_wilds``; or ``NEW``), or ``CLOSED`` where the shape rules refuse it (where it goes, the wild
+    rules, crossing the book's size): all ``plan_groups`` judges of such a group laid alone that leaves
+    its player cards to spare, but the per-turn wild limit (``added_wilds_refusal``)."""
+    where = resolve(rules, exists, meld_naturals + meld_wilds, wilds > 0)
+    if where == CLOSED:
+        return CLOSED
+    new = where == NEW
+    if new:
+        meld_naturals = meld_wilds = 0
+    if meld_shape_refusal(rules, rank, meld_naturals + naturals, meld_wilds + wilds, new) is not None:
+        return CLOSED
+    if crossing_refusal(rules, rank, meld_naturals, meld_wilds, naturals, wilds) is not None:
+        return CLOSED
+    return where
+
+
 class GoOutNeed(NamedTuple):
     """One unmet requirement for going out (``go_out_needs``): the ``rule`` it comes from, the refusal's
     ``message``, the ``phrase`` a player reads among the needs, and ``on_others`` when it is a condition

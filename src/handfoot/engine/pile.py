@@ -8,8 +8,10 @@ from handfoot import cards as C
 from handfoot.engine.errors import Refusal
 from handfoot.engine.melding import (
     ADD,
+    CLOSED,
     GroupSpec,
     hold_refusal,
+    lone_group_place,
     meld_shape_refusal,
     opening_refusal,
     plan_groups,
@@ -291,6 +293,10 @@ def _pickup_laid_refusal(
     return result if isinstance(result, Refusal) else None
 
 
+# Cards left in hand from which a seat in its Foot is in no danger of going out or being stranded by a
+# play (``exit_refusal``); and the ranks a pickup of naturals alone is judged by the shape rules for.
+_SPARE: Final = 2
+NATURAL_RANKS: Final = frozenset(C.NATURAL_KINDS)
 IN_HAND_RULES: Final = (PickupBeforeDown.OPENING_IN_HAND, PickupBeforeDown.OPENING_IN_HAND_WITH_PAIR)
 
 
@@ -333,11 +339,19 @@ def pickup_ids(s: HandState, seat: int) -> list[int]:
             # A pickup of naturals alone, of the seat's own cards and as many as the rules ask, passes
             # every check of ``pickup_refusal`` before its last ones (``_pickup_laid_refusal``): only
             # those are asked, of its one group (the top card and the naturals, as ``specs_of`` counts
-            # it), with the cards that would join the hand counted once for all of them.
+            # it), with the cards that would join the hand counted once for all of them. Where the
+            # group leaves the seat cards to spare and is not of black 3s, where it goes is judged by
+            # the shape rules alone (``lone_group_place``), as ``plan_groups`` would.
             rules = s.rules
             value = rules.card_values[top]
             in_hand_rule = rules.pickup_before_down in IN_HAND_RULES
             held_after = s.hand_size(seat) + len(_joining_hand(rules, pile_taken(s)))
+            plain = top in NATURAL_RANKS
+            spare = not s.in_foot[seat]
+            index = s.meld_of[s.seating.owner_of[seat]][top]
+            exists = index >= 0
+            meld_naturals = s.melds[index].naturals if exists else 0
+            meld_wilds = s.melds[index].wilds if exists else 0
             for naturals in range(first, last + 1):
                 spec = GroupSpec(top, naturals + 1, 0, 0, (naturals + 1) * value)
                 if in_hand_rule:
@@ -345,7 +359,15 @@ def pickup_ids(s: HandState, seat: int) -> list[int]:
                     points = in_hand_points(s, top, own, ())
                 else:
                     points = spec.points
-                if _pickup_laid_refusal(s, seat, [spec], points, held_after - naturals) is None:
+                left = held_after - naturals
+                if plain and (spare or left >= _SPARE):
+                    if (
+                        opening_refusal(s, seat, points, [spec], left) is None
+                        and lone_group_place(rules, top, exists, meld_naturals, meld_wilds, naturals + 1, 0)
+                        != CLOSED
+                    ):
+                        out.append(PICKUP_BASE + naturals)
+                elif _pickup_laid_refusal(s, seat, [spec], points, left) is None:
                     out.append(PICKUP_BASE + naturals)
         if have and s.rules.pickup_with_wild and s.down[s.seating.owner_of[seat]]:
             for mid, kind in ((PICKUP_JOKER_ID, C.JOKER), (PICKUP_DEUCE_ID, C.DEUCE)):

@@ -1,0 +1,60 @@
+"""The legal pickups listed (``pile.pickup_ids``) are exactly those ``pickup_refusal`` accepts, judged whole,
+at every draw-phase position of random play under every preset with the book options varied: a closed
+book taking nothing more, naturals only or anything (RULES.md section 3, "Melds and books"), a new meld
+begun beside a book or not. ``pickup_ids`` judges a pickup of naturals alone with less work than the whole
+check (its last checks only; by the shape rules alone where the seat keeps cards to spare), so the two
+are compared where a book's rules refuse a pickup too."""
+
+from __future__ import annotations
+
+import random
+from collections import Counter
+
+import pytest
+
+from handfoot.engine import Game, HandState, Phase
+from handfoot.engine.moves import MAX_PICKUP_NATURALS, PICKUP_BASE, PICKUP_DEUCE_ID, PICKUP_JOKER_ID, move_for
+from handfoot.engine.pile import pickup_ids, pickup_refusal
+from handfoot.rules import PRESET_NAMES, apply_overrides, preset
+from helpers.play import RandomPlayer, play_move
+
+PICKUP_IDS = (*range(PICKUP_BASE, PICKUP_BASE + MAX_PICKUP_NATURALS + 1), PICKUP_JOKER_ID, PICKUP_DEUCE_ID)
+
+
+def judged_pickup_ids(s: HandState, seat: int, refusals: Counter[str]) -> list[int]:
+    """Every pickup id whose move ``pickup_refusal`` accepts, judged whole (the rules of the refused ones
+    counted in ``refusals``)."""
+    out = []
+    for mid in PICKUP_IDS:
+        why = pickup_refusal(s, move_for(s.hand_cards[seat], s.pile[-1], mid))
+        if why is None:
+            out.append(mid)
+        else:
+            refusals[why.rule] += 1
+    return out
+
+
+@pytest.mark.parametrize("additions", ["any", "naturals", "none"])
+def test_the_pickups_listed_are_those_the_whole_check_accepts(additions: str) -> None:
+    refusals: Counter[str] = Counter()
+    positions = 0
+    for name in PRESET_NAMES:
+        for new_meld_after_book in (False, True):
+            overrides = {"book_additions": additions, "new_meld_after_book": new_meld_after_book}
+            rules = apply_overrides(preset(name), overrides)
+            for seed in range(3):
+                game = Game(rules, None, seed=seed)
+                player = RandomPlayer(random.Random(seed))
+                state = game.state
+                while game.state is state and not game.finished:
+                    if state.phase is Phase.DRAW and not state.staged and state.pile:
+                        seat = state.to_move
+                        listed = pickup_ids(state, seat)
+                        assert listed == judged_pickup_ids(state, seat, refusals), (name, overrides, seed)
+                        positions += 1
+                    play_move(game, player.choose(state, game.legal_ids()))
+    assert positions > 1000, f"only {positions} draw-phase positions with a pile"
+    if additions == "none":  # a closed book refuses some pickups of naturals only where it takes nothing
+        assert refusals["book_additions"], (
+            f"no pickup refused by a book's rules: the test shows little {refusals}"
+        )
