@@ -5,14 +5,16 @@ the next on a shared machine); the instructions a process executes do not. This 
 workload: ``--what play`` plays kitchen-table hands 0 to ``--count`` - 1 at four seats (``bench_engine``'s
 random player, the anchor runs' loop), ``--what rl`` takes ``--count`` steps of the AEC env
 (``bench_rl.run``). Each workload runs twice, with ``--count`` and with 0 (the same imports and setup,
-no move), both from a fresh process with ``PYTHONHASHSEED=0``; the difference is the moves' own. A
-process's count is not quite the same from one run to the next (seen: up to 0.7% of the whole process,
-with address randomisation off too), and for the RL env most of the process is its imports, so a short
-workload's share moves more: 4,000 env steps moved by up to 4% from run to run, 8,000 (the default) by
-0.3%, and 100 hands of random play by less.
+no move), both from a fresh process with ``PYTHONHASHSEED=0``, after a short run that compiles every
+module the workload imports to bytecode (compiling them from source at each import, as a
+``PYTHONDONTWRITEBYTECODE`` environment does, moved the count of the setup alone by up to 30 million
+instructions); the difference is the moves' own. A process's count is still not quite the same from one
+run to the next (objects hash by their address), and for the RL env most of the process is its imports,
+so a short workload's share moves more: 8,000 env steps moved by up to 1% from run to run, 24,000 (the
+default) by 0.1%, and 100 hands of random play by less.
 
     python benchmarks/bench_instructions.py                       # pure Python, random play, 100 hands
-    python benchmarks/bench_instructions.py --what rl             # 8,000 steps of the AEC env
+    python benchmarks/bench_instructions.py --what rl             # 24,000 steps of the AEC env
     python benchmarks/bench_instructions.py --compiled build/compiled   # the mypyc build
 
 Compare two trees by running it from each (a ``git worktree`` of the code before, with its own compiled
@@ -50,10 +52,27 @@ def workload(what: str, count: int) -> int:
     return count
 
 
+def worker_env(path: str) -> dict[str, str]:
+    """The environment of a worker process: ``path`` first on ``PYTHONPATH``, string hashing fixed, and
+    modules compiled to bytecode once and read back after (``PYTHONDONTWRITEBYTECODE`` unset: compiling
+    every module from source at each import adds tens of millions of instructions that move from run
+    to run)."""
+    env = dict(os.environ, PYTHONHASHSEED="0", PYTHONPATH=path)
+    env.pop("PYTHONDONTWRITEBYTECODE", None)
+    return env
+
+
+def warm_up(what: str, path: str) -> None:
+    """Run a short workload once without callgrind, so that every module it imports is compiled to
+    bytecode before anything is counted."""
+    count = "2" if what == "play" else "200"
+    command = [sys.executable, __file__, "--worker", "--what", what, "--count", count]
+    subprocess.run(command, env=worker_env(path), capture_output=True, check=True)
+
+
 def counted(what: str, count: int, path: str) -> tuple[int, int]:
     """(instructions, moves or steps) of one fresh process running the workload under callgrind, with
     ``path`` first on ``PYTHONPATH``."""
-    env = dict(os.environ, PYTHONHASHSEED="0", PYTHONPATH=path)
     done = subprocess.run(
         [
             "valgrind",
@@ -67,7 +86,7 @@ def counted(what: str, count: int, path: str) -> tuple[int, int]:
             "--count",
             str(count),
         ],
-        env=env,
+        env=worker_env(path),
         capture_output=True,
         text=True,
         check=False,
@@ -82,14 +101,14 @@ def counted(what: str, count: int, path: str) -> tuple[int, int]:
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--what", choices=("play", "rl"), default="play")
-    parser.add_argument("--count", type=int, default=None, help="hands (play: 100) or steps (rl: 8,000)")
+    parser.add_argument("--count", type=int, default=None, help="hands (play: 100) or steps (rl: 24,000)")
     parser.add_argument("--compiled", type=Path, default=None, help="a compiled build's folder")
     parser.add_argument("--worker", action="store_true", help=argparse.SUPPRESS)
     args = parser.parse_args(argv)
     if args.worker:  # one measured process: ``--count`` 0 is the setup alone
         print(workload(args.what, args.count or 0))
         return 0
-    count = args.count if args.count is not None else (100 if args.what == "play" else 8_000)
+    count = args.count if args.count is not None else (100 if args.what == "play" else 24_000)
     if not 1 <= count <= 1_000_000:
         parser.error(f"--count {count}: use 1 to 1,000,000")
     if shutil.which("valgrind") is None:
@@ -98,6 +117,7 @@ def main(argv: list[str] | None = None) -> int:
     if args.compiled is not None and not (args.compiled / "handfoot").is_dir():
         parser.error(f"--compiled {args.compiled}: no compiled build there (make build/compiled/.built)")
     path = str(args.compiled.resolve()) if args.compiled is not None else str(ROOT / "src")
+    warm_up(args.what, path)
     base, _ = counted(args.what, 0, path)
     total, units = counted(args.what, count, path)
     build = "compiled" if args.compiled is not None else "pure Python"
