@@ -6,8 +6,10 @@
     python benchmarks/bench_engine.py --profile       # cProfile of one run, top functions by own time
     python benchmarks/bench_engine.py --memory        # RSS with 1,000 games in play in one process
 
-Each hand is a fresh game (seed = hand number) played to its end by ``RandomPlayer`` from
-``tests/helpers/play.py``, the policy the random-play tests use (openings and melds preferred). The timed
+Each hand is a fresh game of that one hand (seed = hand number; the preset's rules with the game ending
+after it, ``one_hand_rules``, so no hand is dealt that is not played), played to its end by
+``RandomPlayer`` from ``tests/helpers/play.py``, the policy the random-play tests use (openings and melds
+preferred). The timed
 loop is the engine's work plus the policy's: ``legal_ids()`` for every decision, ``opening_moves`` where
 the policy looks for an opening, and ``apply``/``apply_id``. Times are ``time.perf_counter`` (wall); CPU
 time (``time.process_time``) is printed beside it because other jobs on a shared machine inflate wall time.
