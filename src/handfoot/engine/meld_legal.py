@@ -22,15 +22,14 @@ from handfoot import cards as C
 from handfoot.engine.melding import (
     CLOSED,
     NEW,
+    SPARE_CARDS,
     GroupSpec,
     Plan,
     added_wilds_refusal,
-    crossing_refusal,
+    lone_group_place,
     lone_wild_refusal,
-    meld_shape_refusal,
     opening_refusal,
     plan_groups,
-    resolve,
     unmet_books,
     unmet_by_partners,
 )
@@ -91,8 +90,8 @@ _entries = 0
 
 
 # Cards left after a group at or below which a seat in its Foot has it judged by ``plan_groups``
-# (``careful_below``).
-_CAREFUL_LEFT: Final = 1
+# (``careful_below``): fewer than ``SPARE_CARDS``.
+_CAREFUL_LEFT: Final = SPARE_CARDS - 1
 
 
 def careful_below(s: HandState, seat: int) -> int:
@@ -366,18 +365,10 @@ def _rank_ids(
             if _single_ok(s, seat, spec, size - count, jokers + deuces - wilds):
                 out.append(mid)
             continue
-        where = resolve(rules, exists, meld_size, wilds > 0)
+        where = lone_group_place(rules, rank, exists, meld_size - meld_wilds, meld_wilds, naturals, wilds)
         if where == CLOSED:
             continue
-        if where == NEW:
-            if meld_shape_refusal(rules, rank, naturals, wilds, True) is None:
-                out.append(mid)
-        elif (
-            meld_shape_refusal(rules, rank, meld_size - meld_wilds + naturals, meld_wilds + wilds, False)
-            is None
-            and crossing_refusal(rules, rank, meld_size - meld_wilds, meld_wilds, naturals, wilds) is None
-            and (not per_turn or not wilds or added_wilds_refusal(s, index, wilds) is None)
-        ):
+        if where == NEW or not per_turn or not wilds or added_wilds_refusal(s, index, wilds) is None:
             out.append(mid)
     return out
 

@@ -57,6 +57,9 @@ ADD: Final = 0
 NEW: Final = 1
 CLOSED: Final = 2
 NOT_A_BOOK: Final = -1  # a meld that is no book (clean 0, dirty 1, wild 2 index ``HandState.books``)
+# Cards left after a play from which a seat is neither going out nor left unable to discard: the play
+# needs no going-out check (``exit_refusal``).
+SPARE_CARDS: Final = 2
 
 
 class GroupSpec(NamedTuple):
@@ -362,7 +365,7 @@ def go_out_refusal(s: HandState, seat: int, books: tuple[int, ...]) -> Refusal |
 
 def exit_refusal(s: HandState, seat: int, plan: Plan) -> Refusal | None:
     """Whether leaving ``plan.left`` cards after a meld or pickup is allowed (keeping a card to discard)."""
-    if not s.in_foot[seat] or plan.left >= 2:
+    if not s.in_foot[seat] or plan.left >= SPARE_CARDS:
         return None
     rules = s.rules
     if may_go_out(s, seat, plan.books):  # the refusal is worded only where one is given
@@ -534,7 +537,7 @@ def plan_groups(s: HandState, seat: int, specs: list[GroupSpec], left: int) -> P
                 f"{where_from}.",
             )
         why = go_out_refusal(s, seat, plan.books)
-        if not s.in_foot[seat] or left > 1 or why is not None:
+        if not s.in_foot[seat] or left >= SPARE_CARDS or why is not None:
             extra = f" {why.message}" if why is not None else ""
             return Refusal("black_three_melds", f"Black 3s are melded only when going out.{extra}")
     why = exit_refusal(s, seat, plan)

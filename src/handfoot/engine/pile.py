@@ -9,6 +9,7 @@ from handfoot.engine.errors import Refusal
 from handfoot.engine.melding import (
     ADD,
     CLOSED,
+    SPARE_CARDS,
     GroupSpec,
     hold_refusal,
     lone_group_place,
@@ -272,7 +273,10 @@ def _pickup_laid_refusal(
     s: HandState, seat: int, specs: list[GroupSpec], points: int, left: int
 ) -> Refusal | None:
     """The last checks of a pickup whose groups are ``specs`` (the top card's first), counting ``points``
-    toward an opening and leaving ``left`` cards in hand: the opening minimum, and where each group goes."""
+    toward an opening and leaving ``left`` cards in hand: the opening minimum, and where each group goes.
+    One group of naturals of a rank other than black 3s that leaves the seat cards to spare is placed by
+    the shape rules alone (``lone_group_place``), which is all ``plan_groups`` judges of it; the plan is
+    made only to word a refusal."""
     rules = s.rules
     why = opening_refusal(s, seat, points, specs, left)
     if why is not None:
@@ -289,14 +293,30 @@ def _pickup_laid_refusal(
                 f"already in hand as {counted}, without the top card; yours counts {points}.",
             )
         return why
+    if len(specs) == 1 and _placed_by_shape(s, seat, specs[0], left):
+        return None
     result = plan_groups(s, seat, specs, left)
     return result if isinstance(result, Refusal) else None
 
 
-# Cards left in hand from which a seat in its Foot is in no danger of going out or being stranded by a
-# play (``exit_refusal``); and the ranks a pickup of naturals alone is judged by the shape rules for.
-_SPARE: Final = 2
-NATURAL_RANKS: Final = frozenset(C.NATURAL_KINDS)
+def _placed_by_shape(s: HandState, seat: int, spec: GroupSpec, left: int) -> bool:
+    """True where ``spec``, a pickup's only group, is of naturals of a rank other than black 3s, leaves
+    the seat cards to spare (``left``) and the shape rules place it (``lone_group_place``): all
+    ``plan_groups`` judges of such a group. False says only that ``plan_groups`` must judge it."""
+    rank = spec.rank
+    if spec.jokers or spec.deuces or rank not in _PLACED_BY_SHAPE:
+        return False
+    if s.in_foot[seat] and left < SPARE_CARDS:
+        return False
+    index = s.meld_of[s.seating.owner_of[seat]][rank]
+    if index < 0:
+        return lone_group_place(s.rules, rank, False, 0, 0, spec.naturals, 0) != CLOSED
+    meld = s.melds[index]
+    return lone_group_place(s.rules, rank, True, meld.naturals, meld.wilds, spec.naturals, 0) != CLOSED
+
+
+# The ranks whose lone group of naturals ``_placed_by_shape`` places by the shape rules.
+_PLACED_BY_SHAPE: Final = frozenset(C.NATURAL_KINDS)
 IN_HAND_RULES: Final = (PickupBeforeDown.OPENING_IN_HAND, PickupBeforeDown.OPENING_IN_HAND_WITH_PAIR)
 
 
@@ -339,19 +359,11 @@ def pickup_ids(s: HandState, seat: int) -> list[int]:
             # A pickup of naturals alone, of the seat's own cards and as many as the rules ask, passes
             # every check of ``pickup_refusal`` before its last ones (``_pickup_laid_refusal``): only
             # those are asked, of its one group (the top card and the naturals, as ``specs_of`` counts
-            # it), with the cards that would join the hand counted once for all of them. Where the
-            # group leaves the seat cards to spare and is not of black 3s, where it goes is judged by
-            # the shape rules alone (``lone_group_place``), as ``plan_groups`` would.
+            # it), with the cards that would join the hand counted once for all of them.
             rules = s.rules
             value = rules.card_values[top]
             in_hand_rule = rules.pickup_before_down in IN_HAND_RULES
             held_after = s.hand_size(seat) + len(_joining_hand(rules, pile_taken(s)))
-            plain = top in NATURAL_RANKS
-            spare = not s.in_foot[seat]
-            index = s.meld_of[s.seating.owner_of[seat]][top]
-            exists = index >= 0
-            meld_naturals = s.melds[index].naturals if exists else 0
-            meld_wilds = s.melds[index].wilds if exists else 0
             for naturals in range(first, last + 1):
                 spec = GroupSpec(top, naturals + 1, 0, 0, (naturals + 1) * value)
                 if in_hand_rule:
@@ -359,15 +371,7 @@ def pickup_ids(s: HandState, seat: int) -> list[int]:
                     points = in_hand_points(s, top, own, ())
                 else:
                     points = spec.points
-                left = held_after - naturals
-                if plain and (spare or left >= _SPARE):
-                    if (
-                        opening_refusal(s, seat, points, [spec], left) is None
-                        and lone_group_place(rules, top, exists, meld_naturals, meld_wilds, naturals + 1, 0)
-                        != CLOSED
-                    ):
-                        out.append(PICKUP_BASE + naturals)
-                elif _pickup_laid_refusal(s, seat, [spec], points, left) is None:
+                if _pickup_laid_refusal(s, seat, [spec], points, held_after - naturals) is None:
                     out.append(PICKUP_BASE + naturals)
         if have and s.rules.pickup_with_wild and s.down[s.seating.owner_of[seat]]:
             for mid, kind in ((PICKUP_JOKER_ID, C.JOKER), (PICKUP_DEUCE_ID, C.DEUCE)):
