@@ -204,13 +204,7 @@ class HandFootEnv(AECEnv):  # type: ignore[misc]
     def observe(self, agent: str) -> Observation:
         """``agent``'s observation: its view's vector and its action mask."""
         seat = self._seat_of[agent]
-        info = self._views.get(seat)  # ``seat_info`` and ``observation_vector``, written out: every step
-        if info is None:
-            info = self._views[seat] = SeatInfo(self.game.state, seat)
-        mask = self._masks.get(seat)
-        if mask is None:
-            mask = self.action_mask(seat)
-        return {"observation": self.encoder.encode(info, self.game.totals), "action_mask": mask}
+        return {"observation": self.observation_vector(seat), "action_mask": self.action_mask(seat)}
 
     def step(self, action: int | np.integer[Any] | None) -> None:
         """Play ``action`` for the selected agent (None for an agent whose episode is over)."""
