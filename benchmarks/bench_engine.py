@@ -9,10 +9,10 @@
 Each hand is a fresh game of that one hand (seed = hand number; the preset's rules with the game ending
 after it, ``one_hand_rules``, so no hand is dealt that is not played), played to its end by
 ``RandomPlayer`` from ``tests/helpers/play.py``, the policy the random-play tests use (openings and melds
-preferred). The timed
-loop is the engine's work plus the policy's: ``legal_ids()`` for every decision, ``opening_moves`` where
-the policy looks for an opening, and ``apply``/``apply_id``. Times are ``time.perf_counter`` (wall); CPU
-time (``time.process_time``) is printed beside it because other jobs on a shared machine inflate wall time.
+preferred). The timed loop is the engine's work plus the policy's: ``legal_ids()`` for every decision,
+``opening_moves`` where the policy looks for an opening, and ``apply``/``apply_id``. Times are
+``time.perf_counter`` (wall); CPU time (``time.process_time``) is printed beside it because other jobs on
+a shared machine inflate wall time.
 The figures the engine aims at, legal-move generation included: 80,000 moves/s or more in pure
 Python, 150,000 compiled with mypyc. The median run finds the engine's meld memo (``engine/meld_legal``)
 filled by the runs before it, as a long game or tournament does; the first run's figure, which fills it,
@@ -83,7 +83,7 @@ def play_hand(name: str, players: int, seed: int) -> int:
     player = RandomPlayer(random.Random(seed))
     state = game.state
     moves = 0
-    while game.state is state and not game.finished:
+    while not game.finished:  # a game of one hand (``one_hand_rules``): it ends with the hand
         choice = player.choose(state, game.legal_ids())
         if isinstance(choice, Move):
             game.apply(choice)
