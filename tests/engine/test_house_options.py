@@ -100,8 +100,8 @@ def test_split_draw_takes_the_top_card_in_sight_and_one_stock_card() -> None:
 
 
 def test_a_split_draw_opens_staging_again_as_a_draw_does() -> None:
-    """A staging cancelled in the draw phase closes staging for that phase only (engine.staging): after
-    the split draw, as after a plain draw, the player may stage an opening in the play phase."""
+    """A staging cancelled in the draw phase counts for that phase only (engine.staging): after the split
+    draw, as after a plain draw, the player may stage an opening in the play phase and cancel it."""
     after: dict[str, bool] = {}
     for draw in ("draw", "draw AH"):
         game = _split_game("AH")  # seat 1 may take the pile with an opening (staged) or split-draw
@@ -110,10 +110,10 @@ def test_a_split_draw_opens_staging_again_as_a_draw_does() -> None:
         assert SPLIT_DRAW_ID in ids
         game.apply_id(stage)
         game.apply_id(CANCEL_ID)
-        assert game.state.staging_closed
+        assert game.state.cancelled
         game.apply_text(draw)
         assert game.state.phase is Phase.PLAY
-        after[draw] = game.state.staging_closed
+        after[draw] = game.state.cancelled
     assert after == {"draw": False, "draw AH": False}
 
 

@@ -380,7 +380,7 @@ VIEW_OTHER_FIELDS = {
     "move_count",
     "turn_wilds",
     "staged",  # the viewer's own staged groups: cards of ``hand``, shown to the player to move alone
-    "staging_closed",
+    "cancelled",
 }
 
 

@@ -1,6 +1,6 @@
 """The turn made of atomic steps: every policy over the legal ids finishes hands (the turn cannot
-cycle), staging is undone by cancel and closed after it, and a lay-down written at once plays as its
-steps, all or nothing."""
+cycle), staging is undone by cancel (once a phase), and a lay-down written at once plays as its steps,
+all or nothing."""
 
 from __future__ import annotations
 
@@ -28,8 +28,8 @@ MOVES_PER_HAND = 20_000  # far beyond any hand: the stock runs out within a few 
 @pytest.mark.parametrize("name", PRESET_NAMES)
 def test_every_policy_over_the_legal_ids_finishes_hands(name: str, policy: str) -> None:
     """A policy that always plays the highest, the lowest or a random legal id never finds the legal list
-    empty and ends every hand: staging cannot be repeated in a turn (a cancel closes it), so no policy
-    loops between staging and cancelling."""
+    empty and ends every hand: a staging is cancelled at most once a phase (the next one cannot be), so no
+    policy loops between staging and cancelling."""
     choose = POLICIES[policy]
     rules = preset(name)
     for players in sorted({min(rules.players_allowed), rules.default_players}):
@@ -61,25 +61,27 @@ def staged_position(name: str = "kitchen-table") -> Game:
     raise AssertionError("no position to stage in")
 
 
-def test_cancel_takes_back_the_staging_and_closes_it_for_the_phase() -> None:
+def test_cancel_returns_to_the_position_before_staging() -> None:
     """000 kitchen-table, an opening of several melds: staged groups are only set aside (the hand keeps
-    them), cancel takes them back, and no staging is offered again in that play phase."""
+    them), cancel takes them back and leaves the player every choice it had before staging (staging
+    too); the next staging of that phase cannot be cancelled, so no turn loops (docs/engine.md)."""
     game = staged_position()
     s = game.state
     seat = s.to_move
     hand = list(s.hands[seat])
-    stage = next(
-        mid for mid in game.legal_ids() if mid >= STAGE_NEW_BASE and mid not in (COMMIT_ID, CANCEL_ID)
-    )
+    before = game.legal_ids()
+    stage = next(mid for mid in before if mid >= STAGE_NEW_BASE and mid not in (COMMIT_ID, CANCEL_ID))
     game.apply_id(stage)
     assert game.state.staged and game.state.hands[seat] == hand
     assert CANCEL_ID in game.legal_ids()
     assert all(mid >= STAGE_NEW_BASE or mid <= 6 for mid in game.legal_ids())
     game.apply_id(CANCEL_ID)
-    assert not game.state.staged and game.state.staging_closed and game.state.hands[seat] == hand
-    assert not any(mid >= STAGE_NEW_BASE for mid in game.legal_ids())
-    with pytest.raises(IllegalMove, match="cancelled"):
-        game.apply_id(stage)
+    assert not game.state.staged and game.state.cancelled and game.state.hands[seat] == hand
+    assert game.legal_ids() == before
+    game.apply_id(stage)
+    assert CANCEL_ID not in game.legal_ids() and game.legal_ids()
+    with pytest.raises(IllegalMove, match="taken back a staging once"):
+        game.apply_id(CANCEL_ID)
 
 
 def dealt_game() -> Game:

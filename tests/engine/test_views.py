@@ -147,7 +147,7 @@ def test_view_types_have_only_reviewed_fields() -> None:
         "pile", "stock_size", "last_round_left", "out_seat", "end_reason", "move_count",
         "turn_wilds",  # (meld index, wilds laid on it this turn): public, every seat saw them laid
         "staged",  # the viewer's own groups set aside this turn: cards of its ``hand``, to the mover only
-        "staging_closed",  # a cancel was played in this part of the turn: public, every seat saw it
+        "cancelled",  # a cancel was played in this part of the turn: public, every seat saw it
     }  # fmt: skip
     assert {f.name for f in fields(SeatView)} == {"hand_count", "in_foot", "foot_count", "known"}
     assert {f.name for f in fields(MeldView)} == {"owner", "rank", "cards", "wilds"}

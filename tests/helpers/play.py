@@ -26,6 +26,7 @@ from handfoot.engine import Game, HandState, Move, Phase, steps_of
 from handfoot.engine.moves import (
     ASK_ID,
     CANCEL_ID,
+    COMMIT_ID,
     DECODED,
     DISCARD_BASE,
     DRAW_ID,
@@ -118,8 +119,11 @@ class RandomPlayer:
                 self.pending_at = (state, state.move_count + 1)
                 return step
             pending.clear()
-        if state.staged:  # a plan that no longer fits (the Foot came up while staging): take it back
-            return CANCEL_ID
+        if state.staged:  # a plan that no longer fits (the Foot came up while staging): take it back,
+            if CANCEL_ID in ids:  # or, where it cannot be taken back again, go on with an offered step
+                return CANCEL_ID
+            finishing = [mid for mid in ids if mid < STAGE_NEW_BASE or mid == COMMIT_ID]
+            return choice(rng, finishing or ids)
         # ``ids`` is sorted, so each kind of move is a slice of it (found by bisection, not a scan)
         lo, hi = bisect_left(ids, STAGE_NEW_BASE), bisect_right(ids, CANCEL_ID)
         stages = lo < hi

@@ -102,8 +102,8 @@ def test_taking_the_pile_with_an_opening_of_several_melds() -> None:
 
 
 def test_cancel_returns_the_staged_cards_and_nothing_is_played() -> None:
-    """A staged group taken back: the hand and the table as they were, discarding offered again, and no
-    staging offered for the rest of the play phase (the turn cannot cycle)."""
+    """A staged group taken back: the hand and the table as they were, discarding and the same staging
+    offered again, and the next staging of the phase without a cancel (the turn cannot cycle)."""
     env = HandFootEnv("kitchen-table", 4, illegal="raise")
     for seed in range(50):
         env.reset(seed=seed)
@@ -126,11 +126,11 @@ def test_cancel_returns_the_staged_cards_and_nothing_is_played() -> None:
                 assert (
                     after.hands[seat] == hand_before and [list(m.cards) for m in after.melds] == melds_before
                 )
-                assert not after.staged and after.staging_closed
+                assert not after.staged and after.cancelled
                 assert env.action_mask(seat)[8:23].any()
-                assert not env.action_mask(seat)[STAGE_NEW_BASE:].any(), (
-                    "staging offered again after a cancel"
-                )
+                assert env.action_mask(seat)[int(staging[0])], "a cancel took away the staging offered"
+                env.step(int(staging[0]))
+                assert not env.action_mask(seat)[CANCEL], "a second staging of the phase offered a cancel"
                 return
             legal = [a for a in np.flatnonzero(mask) if a < STAGE_NEW_BASE] or list(np.flatnonzero(mask))
             env.step(int(legal[rng.randrange(len(legal))]))

@@ -87,7 +87,7 @@ def seat_state(info: SeatInfo | View) -> HandState:
     s.last_round_left = info.last_round_left
     s.out_seat = info.out_seat
     s.turn_wilds = dict(info.turn_wilds)
-    s.staging_closed = info.staging_closed
+    s.cancelled = info.cancelled
     return s
 
 
@@ -102,7 +102,7 @@ def opening_plans(s: HandState) -> list[Move]:
     """A few whole lay-downs of several groups the player to move in ``s`` (a ``seat_state``, or a
     search's own world) may make now: openings, pickups that open (with cards held only), a whole book
     of black 3s. Each is legal as a whole; its steps are ``steps_of``."""
-    return [] if s.staging_closed else whole_openings(s)
+    return whole_openings(s)
 
 
 def whole_openings(s: HandState) -> list[Move]:

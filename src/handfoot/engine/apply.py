@@ -19,7 +19,8 @@ from handfoot.engine.moves import (
 )
 from handfoot.engine.pile import pile_taken
 from handfoot.engine.shuffle import shuffle
-from handfoot.engine.staging import picks_up_foot, staged_meld, staged_pickup
+from handfoot.engine.pile import staged_pickup
+from handfoot.engine.staging import picks_up_foot, staged_meld
 from handfoot.engine.state import EndReason, HandState, Meld, Phase
 from handfoot.rules.options import (
     AfterOut,
@@ -214,7 +215,7 @@ def _start_turn(s: HandState, seat: int, events: list[Event]) -> None:
         s.turn_wilds = {}
     if s.staged:
         s.staged = []
-    s.staging_closed = False
+    s.cancelled = False
     events.append(event(TURN, seat))
     if not s.in_foot[seat] and s.hand_size(seat) == 0 and s.feet[seat]:
         _pick_up_foot(s, seat, events)
@@ -227,7 +228,7 @@ def _enter_play(s: HandState) -> None:
     """The draw phase is over (a draw, a split draw or a pickup): the play phase begins, with staging open
     again (a staging cancelled in the draw phase closed it for that phase only)."""
     s.phase = PLAY_PHASE
-    s.staging_closed = False
+    s.cancelled = False
 
 
 def _end_if_stranded(s: HandState, events: list[Event]) -> None:
@@ -364,10 +365,11 @@ def apply_checked(s: HandState, move: Move) -> list[Event]:
         s.staged.append(move.groups[0])
         if foot:
             _pick_up_foot(s, seat, events)
+            s.cancelled = False  # with the Foot's cards, a staging may be taken back once more
         return events
     if action is CANCEL:
         s.staged = []
-        s.staging_closed = True
+        s.cancelled = True
         return events
     if action is COMMIT:
         groups = staged_meld(s).groups

@@ -23,8 +23,8 @@ from handfoot.engine.moves import (
     move_text,
 )
 from handfoot.engine.openings import pile_pickup, play_example
-from handfoot.engine.pile import pickup_refusal, split_draw_refusal
-from handfoot.engine.staging import stage_refusal, staged_meld, staged_pickup
+from handfoot.engine.pile import pickup_refusal, split_draw_refusal, staged_pickup
+from handfoot.engine.staging import stage_refusal, staged_meld
 from handfoot.engine.state import HandState, Phase
 from handfoot.rules.options import (
     EmptyWithoutOut,
@@ -95,6 +95,12 @@ def staged_refusal(s: HandState, move: Move) -> Refusal | None:
     if action is Action.STAGE:
         return stage_refusal(s, seat, move)
     if action is Action.CANCEL:
+        if s.cancelled:
+            return Refusal(
+                "turn",
+                "You have taken back a staging once in this part of the turn: lay this one down (every "
+                "group offered can still be laid).",
+            )
         return None
     if s.phase is Phase.DRAW:
         if action is Action.PICKUP and len(move.groups) <= 1:

@@ -101,13 +101,15 @@ def legal_ids(s: HandState) -> list[int]:
 
 def staged_ids(s: HandState, seat: int) -> list[int]:
     """The legal ids while groups are staged: more staging, ``commit`` (play phase) or the pickups that
-    take the pile with them (draw phase) where the engine accepts the whole, and ``cancel``."""
+    take the pile with them (draw phase) where the engine accepts the whole, and ``cancel`` unless a
+    staging was cancelled in this phase already."""
     out = stage_ids(s, seat, staging_mode(s, seat))
     if s.phase is DRAW_PHASE:
         out.extend(pickup_move_staged(s, seat))
     elif meld_refusal(s, seat, staged_meld(s).groups) is None:
         out.append(COMMIT_ID)
-    out.append(CANCEL_ID)
+    if not s.cancelled:
+        out.append(CANCEL_ID)
     out.sort()
     return out
 

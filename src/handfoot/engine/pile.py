@@ -21,6 +21,7 @@ from handfoot.engine.melding import (
 )
 from handfoot.engine.moves import (
     MAX_PICKUP_NATURALS,
+    Action,
     PICKUP_BASE,
     PICKUP_DEUCE_ID,
     PICKUP_JOKER_ID,
@@ -380,8 +381,28 @@ def pickup_ids(s: HandState, seat: int) -> list[int]:
     return out
 
 
+def staged_pickup(s: HandState, move: Move) -> Move:
+    """The pickup a pickup ``move`` (its first group: naturals not staged) makes with the staged groups:
+    the naturals of the top card's rank staged join its first group (they count toward the naturals the
+    pile asks for), every other staged group (and wilds staged onto the top card's rank) follows."""
+    top = KIND_OF[s.pile[-1]] if s.pile else -1
+    first = move.groups[0] if move.groups else Group(top, ())
+    naturals: list[int] = []
+    rest: list[Group] = []
+    for group in merge_groups(s.staged):
+        if group.rank == top:
+            naturals = [c for c in group.cards if not C.is_wild(KIND_OF[c])]
+            wilds = tuple(c for c in group.cards if C.is_wild(KIND_OF[c]))
+            if wilds:
+                rest.append(Group(top, wilds))
+        else:
+            rest.append(group)
+    return Move(Action.PICKUP, (Group(first.rank, (*naturals, *first.cards)), *rest))
+
+
 def pickup_move_staged(s: HandState, seat: int) -> list[int]:
-    """Ids of the pickups that take the pile with the staged groups, judged whole (draw phase)."""
+    """Ids of the pickups that take the pile with the staged groups, judged whole (draw phase): the id
+    counts the naturals of the top card's rank from the cards not staged; those staged count too."""
     out: list[int] = []
     if top_refusal(s, seat) is not None:
         return out
@@ -389,12 +410,11 @@ def pickup_move_staged(s: HandState, seat: int) -> list[int]:
     top_card = s.pile[-1]
     top = KIND_OF[top_card]
     have = sum(pool[c] for c in C.IDS_OF_KIND[top])
-    staged = merge_groups(s.staged)
+    staged_top = sum(1 for g in s.staged if g.rank == top for c in g.cards if KIND_OF[c] == top)
     # groups are staged in the draw phase only by a side not down (``staging_mode``), so the pickups
     # with a wild, which need the side down, never take staged groups along
-    ids = [PICKUP_BASE + n for n in range(pickup_needed(s, seat), min(have, MAX_PICKUP_NATURALS) + 1)]
-    for mid in ids:
-        first = move_for(pool, top_card, mid)
-        if pickup_refusal(s, Move(first.action, (*first.groups, *staged))) is None:
+    least = max(pickup_needed(s, seat) - staged_top, 0)
+    for mid in range(PICKUP_BASE + least, PICKUP_BASE + min(have, MAX_PICKUP_NATURALS) + 1):
+        if pickup_refusal(s, staged_pickup(s, move_for(pool, top_card, mid))) is None:
             out.append(mid)
     return out

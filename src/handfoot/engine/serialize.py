@@ -66,7 +66,7 @@ def state_to_json(s: HandState) -> dict[str, Any]:
         "reshuffles": s.reshuffles,
         "turn_wilds": [[key, value] for key, value in sorted(s.turn_wilds.items())],
         "staged": [{"rank": g.rank, "cards": C.codes(g.cards)} for g in s.staged],
-        "staging_closed": s.staging_closed,
+        "cancelled": s.cancelled,
         # </generated>
     }
 
@@ -110,6 +110,6 @@ def state_from_json(data: dict[str, Any], rules: RuleSet | None = None) -> HandS
     s.reshuffles = int(data.get("reshuffles", 0))
     s.turn_wilds = {int(key): int(value) for key, value in data.get("turn_wilds", [])}
     s.staged = [Group(int(g["rank"]), tuple(C.parse_cards(g["cards"]))) for g in data.get("staged", [])]
-    s.staging_closed = bool(data.get("staging_closed", False))
+    s.cancelled = bool(data.get("cancelled", False))
     # </generated>
     return s

@@ -25,7 +25,9 @@ from __future__ import annotations
 from typing import Final
 
 from handfoot import cards as C
+from handfoot.engine.completion import completion, stages_every_card
 from handfoot.engine.errors import Refusal
+from handfoot.engine.melding import meld_refusal
 from handfoot.engine.moves import (
     ADD_BASE,
     NEW_BASE,
@@ -35,13 +37,15 @@ from handfoot.engine.moves import (
     STAGE_OFFSET_NEW,
     WILD_TRIPLES,
     Action,
+    Group,
     Move,
     merge_groups,
+    move_for,
     move_id,
 )
 from handfoot.engine.pile import pickup_needed, top_refusal
 from handfoot.engine.state import HandState, Phase
-from handfoot.rules.options import BlackThreeBooks, OpeningScope, OpeningWaiver, PickupBeforeDown
+from handfoot.rules.options import BlackThreeBooks, OpeningScope, PickupBeforeDown
 
 KIND_OF: Final = C.KIND_OF
 JOKER: Final = C.JOKER
@@ -55,8 +59,6 @@ PLAY_PHASE: Final = Phase.PLAY
 DRAW_PHASE: Final = Phase.DRAW
 NO_THREE_BOOKS: Final = BlackThreeBooks.NONE
 NEVER_BEFORE_DOWN: Final = PickupBeforeDown.NEVER
-TURN_SCOPE: Final = OpeningScope.TURN
-NO_WAIVER: Final = OpeningWaiver.NONE
 # What staging is open for (``staging_mode``).
 NONE: Final = 0
 OPENING: Final = 1
@@ -65,11 +67,11 @@ BLACK_THREES: Final = 3
 
 
 def staging_mode(s: HandState, seat: int) -> int:
-    """What ``seat`` (to move) may stage now: ``OPENING`` (play phase, not down), ``PICKUP`` (draw phase,
-    not down, where the pile may be taken with an opening), ``BLACK_THREES`` (a whole book of black 3s
-    from the Foot) or ``NONE`` (staging closed after a cancel, or nothing a staging could lay)."""
-    if s.staging_closed:
-        return NONE
+    """What ``seat`` (to move) may stage now, by the position alone: ``OPENING`` (play phase, not down),
+    ``PICKUP`` (draw phase, not down, where the pile may be taken with an opening and the seat holds the
+    naturals it needs), ``BLACK_THREES`` (a whole book of black 3s from the Foot) or ``NONE``. Whether a
+    staging can be completed from the cards held is ``stage_ids``'s business: it offers only the steps
+    that can."""
     phase = s.phase
     rules = s.rules
     owner = s.seating.owner_of[seat]
@@ -84,44 +86,14 @@ def staging_mode(s: HandState, seat: int) -> int:
             return BLACK_THREES
         return NONE
     if phase is PLAY_PHASE:
-        return OPENING if _may_reach(s, seat, s.hands[seat]) else NONE
+        return OPENING
     if phase is DRAW_PHASE and rules.pickup_before_down is not NEVER_BEFORE_DOWN:
         if top_refusal(s, seat) is not None:
             return NONE
-        top = KIND_OF[s.pile[-1]]
-        if s.hands[seat][top] < pickup_needed(s, seat):
+        if s.hands[seat][KIND_OF[s.pile[-1]]] < pickup_needed(s, seat):
             return NONE
-        counts = list(s.hands[seat])
-        counts[top] += 1
-        return PICKUP if _may_reach(s, seat, counts) else NONE
+        return PICKUP
     return NONE
-
-
-def _may_reach(s: HandState, seat: int, counts: list[int]) -> bool:
-    """False where no lay-down from kind ``counts`` can make the minimum (so staging could never be
-    committed); True where it might (the Foot may still add cards under ``opening_scope = "turn"``)."""
-    rules = s.rules
-    if rules.opening_counts_books or rules.opening_waived_if_emptied is not NO_WAIVER:
-        return True
-    if rules.opening_scope is TURN_SCOPE and not s.in_foot[seat] and s.feet[seat]:
-        return True
-    values = rules.card_values
-    jokers, deuces = counts[JOKER], counts[DEUCE]
-    # every wild in one meld, every rank of three naturals or more whole, and a pair only beside a wild
-    most = jokers * values[JOKER] + deuces * values[DEUCE]
-    pairs: list[int] = []
-    for rank in NATURAL_RANKS:
-        held = counts[rank]
-        if held >= 3 and held >= rules.min_naturals:
-            most += held * values[rank]
-        elif held == 2 and rules.min_naturals <= 2:
-            pairs.append(2 * values[rank])
-    if pairs and jokers + deuces:
-        pairs.sort(reverse=True)
-        most += sum(pairs[: jokers + deuces])
-    if counts[BLACK_THREE] >= 3:
-        most += counts[BLACK_THREE] * values[BLACK_THREE]
-    return most >= s.minimums[s.seating.owner_of[seat]]
 
 
 _NO_RANKS: Final[frozenset[int]] = frozenset()
@@ -137,11 +109,21 @@ def _pool_kinds(s: HandState, seat: int) -> list[int]:
 
 
 def stage_ids(s: HandState, seat: int, mode: int) -> list[int]:
-    """The stage ids ``seat`` may play in ``mode`` (``staging_mode``): three-card groups of a rank not staged
-    yet (not the pile's top rank in the draw phase) and one-card groups onto a staged rank (or the top
-    rank), from the cards not staged yet. Sorted."""
+    """The stage ids ``seat`` may play in ``mode`` (``staging_mode``), sorted: three-card groups of a rank
+    not staged yet (not the pile's top rank in the draw phase) and one-card groups onto a staged rank (or
+    the top rank), from the cards not staged yet, each only where it leads somewhere: the staging grown by
+    it can still become a lay-down the judge accepts (``completion``), or, under ``opening_scope =
+    "turn"``, set aside the Hand's last card and so pick up the Foot."""
     if mode == NONE:
         return []
+    candidates = _stage_candidates(s, seat, mode)
+    if not candidates:
+        return candidates
+    return _leading_somewhere(s, seat, mode, candidates)
+
+
+def _stage_candidates(s: HandState, seat: int, mode: int) -> list[int]:
+    """The stage ids of ``stage_ids`` before it asks which lead somewhere."""
     rules = s.rules
     kinds = _pool_kinds(s, seat) if s.staged else s.hands[seat]
     jokers, deuces = kinds[JOKER], kinds[DEUCE]
@@ -180,12 +162,90 @@ def stage_ids(s: HandState, seat: int, mode: int) -> list[int]:
     return out
 
 
+def _leading_somewhere(s: HandState, seat: int, mode: int, candidates: list[int]) -> list[int]:
+    """The ``candidates`` (stage ids) after which the staging can still be completed. One lay-down the
+    staging as it stands can grow into answers for every step that stages some of its cards; the other
+    steps are asked one by one."""
+    pool = s.unstaged_cards(seat)
+    top = s.pile[-1] if s.pile else -1
+    if mode == BLACK_THREES:
+        return [mid for mid in candidates if _black_threes_complete(s, seat, move_for(pool, top, mid).groups[0])]
+    base = completion(s, seat)
+    room = _added_by(s, base) if base is not None else None
+    foot_path = picks_up_foot_possible(s, seat)
+    out = []
+    for mid in candidates:
+        group = move_for(pool, top, mid).groups[0]
+        if room is not None and _fits(group, room):
+            out.append(mid)
+        elif completion(s, seat, group) is not None:
+            out.append(mid)
+        elif foot_path and stages_every_card(s, seat, group):
+            out.append(mid)
+    return out
+
+
+def _added_by(s: HandState, move: Move) -> dict[int, list[int]]:
+    """What ``move`` (a completion) lays beyond the staged cards: per rank, [naturals, jokers, deuces]."""
+    out: dict[int, list[int]] = {}
+    for group in move.groups:
+        counts = out.setdefault(group.rank, [0, 0, 0])
+        for card in group.cards:
+            kind = KIND_OF[card]
+            counts[1 if kind == JOKER else 2 if kind == DEUCE else 0] += 1
+    for group in s.staged:
+        counts = out.setdefault(group.rank, [0, 0, 0])
+        for card in group.cards:
+            kind = KIND_OF[card]
+            counts[1 if kind == JOKER else 2 if kind == DEUCE else 0] -= 1
+    return out
+
+
+def _fits(group: Group, room: dict[int, list[int]]) -> bool:
+    """True where ``group`` (a stage step's cards) is among what a completion lays beyond the staged."""
+    counts = room.get(group.rank)
+    if counts is None:
+        return False
+    need = [0, 0, 0]
+    for card in group.cards:
+        kind = KIND_OF[card]
+        need[1 if kind == JOKER else 2 if kind == DEUCE else 0] += 1
+    return need[0] <= counts[0] and need[1] <= counts[1] and need[2] <= counts[2]
+
+
+def _black_threes_complete(s: HandState, seat: int, group: Group) -> bool:
+    """True where the black 3s staged with ``group`` can grow into a book of black 3s the judge accepts
+    (every black 3 still held may join it)."""
+    staged = [c for g in s.staged for c in g.cards] + list(group.cards)
+    pool = s.unstaged_cards(seat)
+    for card in group.cards:
+        pool = list(pool)
+        pool[card] -= 1
+    spare = [c for c in C.IDS_OF_KIND[BLACK_THREE] for _ in range(max(pool[c], 0))]
+    for extra in range(len(spare), -1, -1):
+        cards = (*staged, *spare[:extra])
+        if meld_refusal(s, seat, (Group(BLACK_THREE, cards),)) is None:
+            return True
+    return False
+
+
+def picks_up_foot_possible(s: HandState, seat: int) -> bool:
+    """True where setting aside the Hand's last card would pick up the Foot (``opening_scope = "turn"``,
+    play phase, the Foot still down)."""
+    rules = s.rules
+    return (
+        rules.opening_scope is OpeningScope.TURN
+        and rules.foot_at_once
+        and s.phase is PLAY_PHASE
+        and not s.in_foot[seat]
+        and bool(s.feet[seat])
+    )
+
+
 def stage_refusal(s: HandState, seat: int, move: Move) -> Refusal | None:
     """Why ``seat`` may not stage ``move``'s group now, or None."""
     mode = staging_mode(s, seat)
     if mode == NONE:
-        if s.staging_closed:
-            return Refusal("turn", "You cancelled a staging in this part of the turn: play on without one.")
         if s.down[s.seating.owner_of[seat]]:
             return Refusal("turn", "Your side is down: lay groups directly (stage is for an opening).")
         return Refusal(
@@ -204,23 +264,40 @@ def stage_refusal(s: HandState, seat: int, move: Move) -> Refusal | None:
     for card, count in need.items():
         if pool[card] < count:
             return Refusal("hand", f"You do not hold {C.CODE_OF[card]} outside the staged groups.")
-    if mid not in stage_ids(s, seat, mode):
+    if mid not in _stage_candidates(s, seat, mode):
         return Refusal(
             "turn",
             "Stage three cards of a rank not staged yet, or one card onto a rank already staged"
             + (" (or onto the pile's top card)." if mode == PICKUP else "."),
         )
+    if mid not in stage_ids(s, seat, mode):
+        return _leads_nowhere(s, seat, mode)
     return None
+
+
+def _leads_nowhere(s: HandState, seat: int, mode: int) -> Refusal:
+    """The refusal of a stage step after which the staging could never be laid down."""
+    if mode == BLACK_THREES:
+        return Refusal(
+            "black_three_books",
+            f"Black 3s go down only as a whole book of {s.rules.book_size}: these could not make one.",
+        )
+    minimum = s.minimums[s.seating.owner_of[seat]]
+    if mode == PICKUP:
+        return Refusal(
+            "opening_minimums",
+            f"With this group set aside your cards could no longer take the pile with an opening of "
+            f"{minimum} points.",
+        )
+    return Refusal(
+        "opening_minimums",
+        f"With this group set aside your cards could no longer make an opening of {minimum} points.",
+    )
 
 
 def staged_meld(s: HandState) -> Move:
     """The meld ``commit`` lays: the staged groups, one per rank."""
     return Move(Action.MELD, merge_groups(s.staged))
-
-
-def staged_pickup(s: HandState, move: Move) -> Move:
-    """The pickup a pickup ``move`` (its first group) makes with the staged groups."""
-    return Move(Action.PICKUP, (*move.groups[:1], *merge_groups(s.staged)))
 
 
 def picks_up_foot(s: HandState, seat: int, move: Move) -> bool:

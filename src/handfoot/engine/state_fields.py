@@ -233,13 +233,14 @@ FIELDS: tuple[Field, ...] = (
         "order staged",
     ),
     Field(
-        "staging_closed",
+        "cancelled",
         "bool",
         "False",
         "same",
         "bool",
         json_default="False",
         public=True,
-        note="whether staging is closed for the rest of the phase (after a ``cancel``)",
+        note="whether a staging was taken back (``cancel``) in this phase: staging stays open, but the next "
+        "staging cannot be cancelled (every step it offers leads on to a lay-down)",
     ),
 )

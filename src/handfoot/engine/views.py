@@ -86,7 +86,7 @@ class View:
     turn_wilds: tuple[tuple[int, int], ...] = ()  # (meld index, wilds added to it this turn)
     # the viewer's own groups set aside this turn (``stage``; still in ``hand``), empty for anyone else
     staged: tuple[Group, ...] = ()
-    staging_closed: bool = False  # staging is closed for the rest of the phase (public: a cancel was played)
+    cancelled: bool = False  # a staging was cancelled in this phase: the next cannot be (public)
 
     def __reduce__(self) -> tuple[type[View], tuple[object, ...]]:
         """Pickled and copied through the constructor (compiled with mypyc, the only way one is made),
@@ -121,7 +121,7 @@ class View:
                 self.move_count,
                 self.turn_wilds,
                 self.staged,
-                self.staging_closed,
+                self.cancelled,
             ),
         )
 
@@ -169,7 +169,7 @@ class SeatInfo:
         "rules",
         "seat",
         "staged",
-        "staging_closed",
+        "cancelled",
         "stock_size",
         "table",
         "to_move",
@@ -218,7 +218,7 @@ class SeatInfo:
         self.caps: tuple[tuple[int, ...], ...] | None = caps
         # staging is the player to move's own business: only their own reading shows it
         self.staged: tuple[Group, ...] = tuple(s.staged) if own and seat == s.to_move and s.staged else ()
-        self.staging_closed: bool = s.staging_closed
+        self.cancelled: bool = s.cancelled
 
     @property
     def hand(self) -> tuple[int, ...]:
@@ -269,7 +269,7 @@ class SeatInfo:
             move_count=self.move_count,
             turn_wilds=self.turn_wilds,
             staged=self.staged,
-            staging_closed=self.staging_closed,
+            cancelled=self.cancelled,
         )
 
 
@@ -402,6 +402,6 @@ def sample_world(v: View, rng: random.Random, caps: Sequence[Sequence[int]] | No
     s.move_count = v.move_count
     s.turn_wilds = dict(v.turn_wilds)
     s.staged = list(v.staged)
-    s.staging_closed = v.staging_closed
+    s.cancelled = v.cancelled
     # </generated>
     return s

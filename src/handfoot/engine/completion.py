@@ -1,0 +1,431 @@
+"""Completions: the lay-down a staging can still grow into, found exactly, so that no offered step leads
+nowhere.
+
+A staging (``engine.staging``) grows by steps: three cards of a rank not staged yet, or one card onto a
+staged rank. ``completion`` answers, for the cards actually held, whether the staged groups (with one more
+group, the step being weighed) can grow into a lay-down the judge accepts: in the play phase the meld a
+``commit`` lays, in the draw phase the pickup that takes the pile with them. It returns one such lay-down,
+judged legal by the one judge (``melding.meld_refusal``, ``pile.pickup_refusal``), or None. Only the
+seat's own cards are used: never the Foot's, nor the pile's hidden cards.
+
+How it searches. Where the judge's answer can only get better with more cards laid (the seat is not in
+its Foot, so no play can leave it short of a card to discard; the opening minimum is all that a bigger
+lay-down could miss; books do not close on wilds), the lay-down worth the most points decides: every
+natural of each staged rank and of each rank held three times or more, the best pairs beside a wild, and
+the wilds placed where the shape rules leave room (a wild meld too, where allowed). It is built at once
+and judged; if the judge refuses it for its points, nothing smaller can do better. Elsewhere (in the Foot,
+books counting toward the opening, an opening waived by emptying the hand, the pile's top card not counting,
+books that close at their size, black 3s) every lay-down the staging can grow into is tried, the most cards
+first, each judged, within ``SEARCH_LIMIT`` lay-downs (far more than a hand holds ways to lay its cards).
+"""
+
+from __future__ import annotations
+
+from typing import Final
+
+from handfoot import cards as C
+from handfoot.engine.melding import crossing_refusal, meld_refusal, meld_shape_refusal
+from handfoot.engine.moves import Action, Group, Move, pick_cards
+from handfoot.engine.pile import IN_HAND_RULES, pickup_needed, pickup_refusal
+from handfoot.engine.state import HandState, Phase
+from handfoot.rules.cache import RulesCache
+from handfoot.rules.options import BlackThreeBooks, BookAdditions, OpeningWaiver, RuleSet
+
+KIND_OF: Final = C.KIND_OF
+JOKER: Final = C.JOKER
+DEUCE: Final = C.DEUCE
+BLACK_THREE: Final = C.BLACK_THREE
+WILD_RANK: Final = C.WILD_RANK
+NATURAL_RANKS: Final = C.NATURAL_KINDS
+NO_WAIVER: Final = OpeningWaiver.NONE
+NO_THREE_BOOKS: Final = BlackThreeBooks.NONE
+NO_ADDITIONS: Final = BookAdditions.NONE
+DRAW_PHASE: Final = Phase.DRAW
+# The most lay-downs the full search judges before it gives up (and offers nothing it has not proved).
+SEARCH_LIMIT: Final = 4000
+# The most wilds one meld is ever weighed with (a shoe's worth of wilds in one meld is beyond any hand).
+_MOST_WILDS: Final = 64
+
+# (least, most) wilds a new meld of (rank, naturals, wilds already in it) may hold beside what it has,
+# by the shape rules and a book's closing size; (1, 0) where no number of wilds makes it legal.
+_WILD_ROOM: RulesCache[dict[tuple[int, int, int], tuple[int, int]]] = RulesCache()
+
+
+def wild_room(rules: RuleSet, rank: int, naturals: int, wilds: int) -> tuple[int, int]:
+    """The least and most wilds a new meld of ``rank`` with ``naturals`` naturals and ``wilds`` wilds
+    may take beside them so that its shape is legal (``melding.meld_shape_refusal``, and a book closing at
+    its size: ``melding.crossing_refusal``); (1, 0) where none makes it legal."""
+    memo = _WILD_ROOM.get(rules)
+    if memo is None:
+        memo = _WILD_ROOM.put(rules, {})
+    key = (rank, naturals, wilds)
+    room = memo.get(key)
+    if room is None:
+        least, most = 1, 0
+        for extra in range(_MOST_WILDS):
+            total = wilds + extra
+            legal = (
+                meld_shape_refusal(rules, rank, naturals, total, True) is None
+                and crossing_refusal(rules, rank, 0, 0, naturals, total) is None
+            )
+            if legal:
+                if least > most:
+                    least = extra
+                most = extra
+            elif least <= most:
+                break
+        room = memo[key] = (least, most)
+    return room
+
+
+class _Staging:
+    """The position a completion is sought from: the staged cards by rank (with the step weighed), the
+    seat's other cards by kind and by card id, and in the draw phase the pile's top rank."""
+
+    __slots__ = ("by_rank", "jokers", "deuces", "pool_cards", "pool_kinds", "top", "top_card")
+
+    def __init__(self, s: HandState, seat: int, extra: Group | None, in_draw: bool) -> None:
+        pool_cards = list(s.hand_cards[seat])
+        by_rank: dict[int, list[int]] = {}
+        groups = list(s.staged) if extra is None else [*s.staged, extra]
+        for group in groups:
+            cards = by_rank.setdefault(group.rank, [])
+            for card in group.cards:
+                cards.append(card)
+                pool_cards[card] -= 1
+        pool_kinds = [0] * C.NUM_KINDS
+        for card, count in enumerate(pool_cards):
+            if count:
+                pool_kinds[KIND_OF[card]] += count
+        self.by_rank = by_rank
+        self.pool_cards = pool_cards
+        self.pool_kinds = pool_kinds
+        self.jokers = pool_kinds[JOKER]
+        self.deuces = pool_kinds[DEUCE]
+        self.top_card = s.pile[-1] if in_draw and s.pile else -1
+        self.top = KIND_OF[self.top_card] if self.top_card >= 0 else -1
+
+    def staged_counts(self, rank: int) -> tuple[int, int, int]:
+        """(naturals, jokers, deuces) staged on ``rank``."""
+        naturals = jokers = deuces = 0
+        for card in self.by_rank.get(rank, ()):
+            kind = KIND_OF[card]
+            if kind == JOKER:
+                jokers += 1
+            elif kind == DEUCE:
+                deuces += 1
+            else:
+                naturals += 1
+        return naturals, jokers, deuces
+
+
+# A lay-down by counts: per rank, the (naturals, jokers, deuces) it adds from the seat's cards not staged.
+Additions = dict[int, tuple[int, int, int]]
+
+
+def completion(s: HandState, seat: int, extra: Group | None = None) -> Move | None:
+    """A legal lay-down the staged groups of ``seat`` (the player to move, not down), with ``extra`` staged
+    after them, can grow into by staging more: in the play phase the meld ``commit`` would lay, in the
+    draw phase the pickup that takes the pile with them. None where no such lay-down exists. Reads the
+    position and changes nothing; uses the seat's own cards only."""
+    in_draw = s.phase is DRAW_PHASE
+    st = _Staging(s, seat, extra, in_draw)
+    if in_draw and not _pickup_possible(s, seat, st):
+        return None
+    if _grows_with_points(s, seat, in_draw):
+        move, why = _richest(s, seat, st, in_draw)
+        if move is None:
+            return None
+        if why is None:
+            return move
+        if why in ("opening_minimums", "pickup_before_down"):
+            return None  # the richest lay-down falls short: every smaller one does too
+    return _search(s, seat, st, in_draw)
+
+
+def _pickup_possible(s: HandState, seat: int, st: _Staging) -> bool:
+    """In the draw phase: the seat holds (staged or not) the naturals of the top card's rank it needs."""
+    if st.top < 0:
+        return False
+    staged_naturals = st.staged_counts(st.top)[0]
+    return staged_naturals + st.pool_kinds[st.top] >= pickup_needed(s, seat)
+
+
+def _grows_with_points(s: HandState, seat: int, in_draw: bool) -> bool:
+    """True where laying more cards never turns the judge's yes into a no and points are all a smaller
+    lay-down could lack (see the module's docstring): the richest lay-down decides."""
+    rules = s.rules
+    if s.in_foot[seat] or rules.opening_counts_books or rules.opening_waived_if_emptied is not NO_WAIVER:
+        return False
+    if rules.book_additions is NO_ADDITIONS:
+        return False
+    return not (in_draw and rules.pickup_before_down in IN_HAND_RULES)
+
+
+def _ranks(s: HandState, seat: int, st: _Staging) -> list[int]:
+    """The ranks a lay-down may hold: the staged ones first, then those of the seat's cards that could
+    start a group by a stage step (two naturals or more; three black 3s; three wilds for a wild meld)."""
+    rules = s.rules
+    kinds = st.pool_kinds
+    out = sorted(st.by_rank)
+    if st.top >= 0 and st.top not in st.by_rank:
+        out.append(st.top)
+    staged = set(out)
+    threes_ok = rules.black_three_melds or (rules.black_three_books is not NO_THREE_BOOKS and s.in_foot[seat])
+    values = rules.card_values
+    rest = [r for r in NATURAL_RANKS if r not in staged and kinds[r] >= 2]
+    rest.sort(key=lambda r: -kinds[r] * values[r])
+    out += rest
+    if threes_ok and BLACK_THREE not in staged and kinds[BLACK_THREE] >= 3:
+        out.append(BLACK_THREE)
+    if rules.wild_melds and WILD_RANK not in staged and st.jokers + st.deuces >= 3:
+        out.append(WILD_RANK)
+    return out
+
+
+def _richest(s: HandState, seat: int, st: _Staging, in_draw: bool) -> tuple[Move | None, str | None]:
+    """The lay-down worth the most points that the staging can grow into, judged: (the move, None) where the
+    judge accepts it, (the move, the rule it breaks) where not, (None, None) where the staged groups can
+    take no legal shape at all. Black 3s are left out (laid only in the Foot, which this case excludes)."""
+    rules = s.rules
+    values = rules.card_values
+    kinds = st.pool_kinds
+    fixed: list[tuple[int, int, int, int, int]] = []  # rank, naturals added, least, most wilds, points
+    pairs: list[tuple[int, int, int, int]] = []  # rank, points, least, most wilds
+    for rank in _ranks(s, seat, st):
+        if rank == BLACK_THREE:
+            if rank in st.by_rank:
+                return None, None
+            continue
+        if rank == WILD_RANK:
+            continue
+        naturals, jokers, deuces = st.staged_counts(rank)
+        added = kinds[rank]
+        total = naturals + added + (1 if rank == st.top else 0)
+        least, most = wild_room(rules, rank, total, jokers + deuces)
+        if least > most:
+            if rank in st.by_rank or rank == st.top:
+                return None, None
+            continue
+        points = (naturals + added) * values[rank] + (values[rank] if rank == st.top else 0)
+        points += jokers * values[JOKER] + deuces * values[DEUCE]
+        if rank in st.by_rank or rank == st.top or least == 0:
+            fixed.append((rank, added, least, most, points))
+        else:
+            pairs.append((rank, points, least, most))
+    pairs.sort(key=lambda p: -p[1])
+    wilds = st.jokers + st.deuces
+    # the wild meld: staged (it takes any wilds up to its size) or begun with three wilds or more
+    wild_staged = WILD_RANK in st.by_rank
+    wild_meld: tuple[int, int] | None = None
+    if rules.wild_melds:
+        before = len(st.by_rank.get(WILD_RANK, ()))
+        room = wild_room(rules, WILD_RANK, 0, before)
+        if room[0] <= room[1]:
+            wild_meld = room
+        elif wild_staged:
+            return None, None
+    best: tuple[int, int, bool] | None = None  # points, pairs taken, wild meld begun
+    base_least = sum(f[2] for f in fixed) + (wild_meld[0] if wild_staged and wild_meld else 0)
+    base_most = sum(f[3] for f in fixed) + (wild_meld[1] if wild_staged and wild_meld else 0)
+    base_points = sum(f[4] for f in fixed)
+    base_points += sum(values[KIND_OF[c]] for c in st.by_rank.get(WILD_RANK, ()))
+    wild_values = sorted([values[JOKER]] * st.jokers + [values[DEUCE]] * st.deuces, reverse=True)
+    for taken in range(min(len(pairs), wilds) + 1):
+        for begin_wild in (False, True) if (wild_meld and not wild_staged) else (False,):
+            least = base_least + sum(p[2] for p in pairs[:taken]) + (wild_meld[0] if begin_wild and wild_meld else 0)
+            most = base_most + sum(p[3] for p in pairs[:taken]) + (wild_meld[1] if begin_wild and wild_meld else 0)
+            if least > wilds:
+                continue
+            placed = min(wilds, most)
+            points = base_points + sum(p[1] for p in pairs[:taken]) + sum(wild_values[:placed])
+            if best is None or points > best[0]:
+                best = (points, taken, begin_wild)
+    if best is None:
+        return None, None
+    points, taken, begin_wild = best
+    if not fixed and not taken and not begin_wild and not wild_staged:
+        return None, None  # nothing to lay
+    if points < s.minimums[s.seating.owner_of[seat]]:
+        return None, None  # short of the minimum: the judge would say so
+
+    # every group's wilds: the least it needs first, then as many as its room takes, in order
+    groups: list[tuple[int, int, int, int]] = [(f[0], f[1], f[2], f[3]) for f in fixed]
+    groups += [(p[0], 2, p[2], p[3]) for p in pairs[:taken]]
+    if wild_meld and (wild_staged or begin_wild):
+        groups.append((WILD_RANK, 0, wild_meld[0], wild_meld[1]))
+    left = wilds - sum(g[2] for g in groups)
+    additions: Additions = {}
+    jokers_left, deuces_left = st.jokers, st.deuces
+    jokers_first = values[JOKER] >= values[DEUCE]
+    for rank, naturals, least, most in groups:
+        extra = min(most - least, left)
+        left -= extra
+        count = least + extra
+        if jokers_first:
+            jokers = min(count, jokers_left)
+            deuces = count - jokers
+        else:
+            deuces = min(count, deuces_left)
+            jokers = count - deuces
+        jokers_left -= jokers
+        deuces_left -= deuces
+        additions[rank] = (naturals, jokers, deuces)
+    move = _lay_down(s, st, additions, in_draw)
+    return move, _refusal_rule(s, seat, move, in_draw)
+
+
+def _lay_down(s: HandState, st: _Staging, additions: Additions, in_draw: bool) -> Move:
+    """The move a staging makes once grown by ``additions``: the staged cards and, from the seat's other
+    cards (lowest suit first), what each rank adds. In the draw phase the top card's rank goes first as
+    the pickup's group of naturals, and any wilds on it as a group of its rank after."""
+    taken: dict[int, int] = {}
+    groups: list[Group] = []
+    first: Group | None = None
+    ranks = list(st.by_rank)
+    ranks += [rank for rank in additions if rank not in st.by_rank]
+    if st.top >= 0 and st.top not in ranks:
+        ranks.append(st.top)
+    for rank in ranks:
+        naturals, jokers, deuces = additions.get(rank, (0, 0, 0))
+        staged = st.by_rank.get(rank, [])
+        pool = st.pool_cards
+        added_naturals = pick_cards(pool, rank, naturals, taken) if rank != WILD_RANK else []
+        added_wilds = pick_cards(pool, JOKER, jokers, taken) + pick_cards(pool, DEUCE, deuces, taken)
+        if rank == st.top:
+            own = [c for c in staged if not C.is_wild(KIND_OF[c])] + added_naturals
+            first = Group(rank, tuple(own))
+            wild_cards = [c for c in staged if C.is_wild(KIND_OF[c])] + added_wilds
+            if wild_cards:
+                groups.append(Group(rank, tuple(wild_cards)))
+            continue
+        cards = (*staged, *added_naturals, *added_wilds)
+        if cards:
+            groups.append(Group(rank, cards))
+    if in_draw:
+        assert first is not None
+        return Move(Action.PICKUP, (first, *groups))
+    return Move(Action.MELD, tuple(groups))
+
+
+def _refusal_rule(s: HandState, seat: int, move: Move, in_draw: bool) -> str | None:
+    """The rule the judge says ``move`` breaks, or None where it is legal."""
+    if in_draw:
+        why = pickup_refusal(s, move)
+    else:
+        if not move.groups:
+            return "hand"
+        why = meld_refusal(s, seat, move.groups)
+    return None if why is None else why.rule
+
+
+def _search(s: HandState, seat: int, st: _Staging, in_draw: bool) -> Move | None:
+    """Every lay-down the staging can grow into, the most cards first, judged until one is legal (at most
+    ``SEARCH_LIMIT`` judged); None where none is."""
+    rules = s.rules
+    ranks = _ranks(s, seat, st)
+    values = rules.card_values
+    kinds = st.pool_kinds
+    binding = not (rules.opening_counts_books or rules.opening_waived_if_emptied is not NO_WAIVER)
+    minimum = s.minimums[s.seating.owner_of[seat]]
+    staged_points = 0
+    for rank, cards in st.by_rank.items():
+        staged_points += sum(values[KIND_OF[c]] for c in cards)
+    if st.top_card >= 0:  # the top card counts, but under the in-hand rules: a bound all the same
+        staged_points += values[st.top]
+    wild_values = [values[JOKER], values[DEUCE]]
+    # the most points the ranks from index i on could still add (their naturals) beside the wilds left
+    natural_room = [0] * (len(ranks) + 1)
+    for i in range(len(ranks) - 1, -1, -1):
+        rank = ranks[i]
+        natural_room[i] = natural_room[i + 1] + (kinds[rank] * values[rank] if rank != WILD_RANK else 0)
+    judged = 0
+    additions: Additions = {}
+
+    def options(rank: int, jokers: int, deuces: int) -> list[tuple[int, int, int]]:
+        """What ``rank``'s group may add: (naturals, jokers, deuces), the most cards first; (0, 0, 0) is
+        among them where the rank may be left out or left as staged."""
+        staged = rank in st.by_rank or rank == st.top
+        sn, sj, sd = st.staged_counts(rank)
+        out: list[tuple[int, int, int]] = []
+        held = kinds[rank] if rank != WILD_RANK else 0
+        least_naturals = 0 if staged or rank == WILD_RANK else (3 if rank == BLACK_THREE else 2)
+        for naturals in range(held, least_naturals - 1, -1):
+            total = sn + naturals + (1 if rank == st.top else 0)
+            if rank == BLACK_THREE:
+                if sj + sd == 0:
+                    out.append((naturals, 0, 0))
+                continue
+            least, most = wild_room(rules, rank, total, sj + sd)
+            if least > most:
+                continue
+            for count in range(min(most, jokers + deuces), least - 1, -1):
+                for j in range(min(count, jokers), -1, -1):
+                    d = count - j
+                    if d <= deuces:
+                        out.append((naturals, j, d))
+        if not staged and (0, 0, 0) not in out:
+            out.append((0, 0, 0))
+        return out
+
+    def dfs(index: int, jokers: int, deuces: int, points: int) -> Move | None:
+        nonlocal judged
+        if judged >= SEARCH_LIMIT:
+            return None
+        if binding and points + natural_room[index] + jokers * wild_values[0] + deuces * wild_values[1] < minimum:
+            return None
+        if index == len(ranks):
+            judged += 1
+            move = _lay_down(s, st, additions, in_draw)
+            if not in_draw and not move.groups:
+                return None
+            return move if _refusal_rule(s, seat, move, in_draw) is None else None
+        rank = ranks[index]
+        for naturals, j, d in options(rank, jokers, deuces):
+            if (naturals, j, d) == (0, 0, 0):
+                additions.pop(rank, None)
+            else:
+                additions[rank] = (naturals, j, d)
+            gained = (naturals * values[rank] if rank != WILD_RANK else 0) + j * values[JOKER] + d * values[DEUCE]
+            found = dfs(index + 1, jokers - j, deuces - d, points + gained)
+            if found is not None:
+                return found
+        additions.pop(rank, None)
+        return None
+
+    return dfs(0, st.jokers, st.deuces, staged_points)
+
+
+def stages_every_card(s: HandState, seat: int, extra: Group | None) -> bool:
+    """True where the seat (play phase, not down) could, by stage steps, set aside every card of its Hand
+    (the staged groups, with ``extra``, and every other card), which under ``opening_scope = "turn"``
+    picks up the Foot: three of a rank start a group (two beside a wild), a card joins a staged rank (a
+    wild any natural rank or the wild meld; a black 3 only black 3s), and nothing else can be staged."""
+    rules = s.rules
+    st = _Staging(s, seat, extra, False)
+    kinds = st.pool_kinds
+    if kinds[C.RED_THREE]:
+        return False
+    threes_ok = rules.black_three_melds or (rules.black_three_books is not NO_THREE_BOOKS and s.in_foot[seat])
+    if kinds[BLACK_THREE] and not (BLACK_THREE in st.by_rank or (threes_ok and kinds[BLACK_THREE] >= 3)):
+        return False
+    wilds = st.jokers + st.deuces
+    needing = 0  # pairs of an unstaged rank: each needs a wild to start
+    natural_groups = any(r in st.by_rank for r in NATURAL_RANKS)
+    for rank in NATURAL_RANKS:
+        held = kinds[rank]
+        if not held or rank in st.by_rank:
+            continue
+        if held == 1:
+            return False
+        if held == 2:
+            needing += 1
+        natural_groups = True
+    if needing > wilds:
+        return False
+    spare = wilds - needing
+    if not spare:
+        return True
+    if natural_groups or WILD_RANK in st.by_rank:
+        return True
+    return rules.wild_melds and spare >= 3
