@@ -330,7 +330,7 @@ def replay(record: Record, stop: int | None = None) -> tuple[Game, ReplayError |
     moves = record.moves if stop is None else record.moves[:stop]
     for index, text in enumerate(moves):
         try:
-            game.apply(parse_move(text))
+            game.apply_written(parse_move(text))
         except MoveSyntaxError as exc:
             return game, ReplayError(index, text, NOTATION_RULE, str(exc))
         except IllegalMove as exc:

@@ -10,8 +10,9 @@ At every step of every hand (light checks):
   hand's per-kind counts agree with its per-card counts, and its size (``hand_sizes``) with its cards;
 - the table keeps the rules: every meld keeps the wild limits, ``meld_of`` and the books agree with the melds;
 - a legal id exists until the game ends (``legal_ids`` is never empty), sorted and free of repeats;
-- staging keeps its contract: while groups are staged ``cancel`` is listed (every staging offered can be
-  undone in the turn) and nothing but staging, committing (a pickup in the draw phase) and cancelling is;
+- staging keeps its contract: while groups are staged ``cancel`` is listed (but in the phase's second
+  staging) and nothing but staging, committing (a pickup in the draw phase) and cancelling is; every
+  offered step leads, by offered steps, to a completed action (no dead ends: ``helpers.dead_ends``);
   no offered move names a card the seat cannot see (its own cards not staged, and the pile's top card
   for a pickup); a turn ends within a bound of moves (``turn_bound``: it cannot cycle);
 - in the play phase, the meld ids taken from the memo (``meld_legal.meld_ids``) are those judged afresh
@@ -110,6 +111,7 @@ from handfoot.rules import (
     preset,
 )
 from handfoot.rules.options import BOOK_ANY
+from helpers.dead_ends import dead_ends, describe
 from helpers.play import RandomPlayer, card_counts, shoe_counts
 
 # Seven and eight seats come last (a stable sort), so that every other case keeps its seed.
@@ -151,11 +153,12 @@ def family(mid: int) -> list[int]:
 
 
 def turn_bound(s: HandState) -> int:
-    """Most moves one turn may hold: a draw, every card staged and cancelled once per phase, laid one at a
-    time, an ask and its answer, a discard (the Foot's cards included, and red 3s replaced)."""
+    """Most moves one turn may hold: a draw, every card staged and cancelled once per phase and staged
+    again, laid one at a time, an ask and its answer, a discard (the Foot's cards included, and red 3s
+    replaced)."""
     seat = s.turn_seat
     cards = s.hand_size(seat) + len(s.feet[seat]) + len(s.pile) + 2 * s.rules.draw_count + 8
-    return 4 * cards + 10
+    return 6 * cards + 10
 
 
 # --- invariants of one position ------------------------------------------------------------------------
@@ -527,13 +530,17 @@ def light_checks(
 
 
 def check_staging(game: Game, ids: list[int]) -> None:
-    """Where staging is offered or under way: ``cancel`` is listed while anything is staged, and nothing
-    but staging steps and what commits them is; every listed move names only cards the seat sees (its
-    own not staged; a pickup's top card)."""
+    """Where staging is offered or under way: ``cancel`` is listed while anything is staged (but in a
+    phase's second staging), and nothing but staging steps and what commits them is; every offered step
+    leads somewhere (``helpers.dead_ends``: each followed on a copy to a commit or pickup); every listed
+    move names only cards the seat sees (its own not staged; a pickup's top card)."""
     s = game.state
     seat = s.to_move
     if s.staged:
-        assert CANCEL_ID in ids, "groups are staged but cannot be taken back"
+        if not s.cancelled:
+            assert CANCEL_ID in ids, "groups are staged but cannot be taken back"
+        else:
+            assert CANCEL_ID not in ids, "a second staging of the phase can be cancelled: the turn may cycle"
         others = [
             mid
             for mid in ids
@@ -542,6 +549,8 @@ def check_staging(game: Game, ids: list[int]) -> None:
         assert not others, f"while staged, {others} are listed"
         if s.phase is Phase.DRAW:
             assert COMMIT_ID not in ids, "commit listed in the draw phase (a pickup commits there)"
+    nowhere = dead_ends(s)
+    assert not nowhere, f"offered steps that lead nowhere: {nowhere} ({describe(s)})"
     pool = s.unstaged_cards(seat)
     top = s.pile[-1] if s.pile else -1
     for mid in ids:
@@ -828,7 +837,7 @@ def test_policies_over_the_ids_keep_a_legal_id(
 ) -> None:
     """A policy that picks among the legal ids alone (uniform, favouring stage/cancel/ask, argmax,
     argmin) under the house-option bundles: a legal id exists at every step until the hand ends, sorted,
-    with ``cancel`` while groups are staged, and the hand ends (the presets' own cases are in
+    with ``cancel`` while groups are staged but in a phase's second staging, and the hand ends (the presets' own cases are in
     test_turn_steps)."""
     choose = ID_POLICIES[policy]
     rules = apply_overrides(preset(name), overrides)
@@ -843,6 +852,6 @@ def test_policies_over_the_ids_keep_a_legal_id(
         where = f"{name} {players}p {policy}, move {s.move_count}"
         assert ids, f"{where}: no legal id in phase {s.phase.name}\n{json.dumps(record_of(game).to_json())}"
         assert ids == sorted(set(ids)), f"{where}: legal ids not sorted or repeated"
-        assert not s.staged or CANCEL_ID in ids, f"{where}: groups staged but no cancel"
+        assert not s.staged or (CANCEL_ID in ids) != s.cancelled, f"{where}: cancel listed {CANCEL_ID in ids}"
         game.apply_id(choose(ids, rng))
     raise AssertionError(f"{name} {players}p {policy}: the hand never ended")

@@ -20,7 +20,7 @@ from handfoot.engine.legal import legal_ids, move_of_id
 from handfoot.engine.moves import Action, Move, move_id, move_text, parse_move
 from handfoot.engine.scoring import Tally, score_tally
 from handfoot.engine.state import HandState, Phase, seating_for
-from handfoot.engine.steps import steps_of
+from handfoot.engine.steps import steps_of, turn_opening_steps
 from handfoot.engine.tally import hand_tallies
 from handfoot.engine.views import SeatInfo
 from handfoot.rules.errors import RuleError
@@ -204,7 +204,9 @@ class Game:
         return move_of_id(self.state, mid)
 
     def verify(self, move: Move) -> None:
-        """Raise IllegalMove (rule and reason) if ``move`` is not legal now; changes nothing."""
+        """Raise IllegalMove (rule and reason) if ``move`` is not legal now; changes nothing. This is the
+        judge's word on the move as it stands (an atomic move is legal exactly when its id is listed);
+        ``apply`` also plays, as steps, a plain meld or discard of an opening laid over the turn."""
         if self.finished:
             raise IllegalMove("game_end", "The game is over.", move_text(move))
         why = check(self.state, move)
@@ -212,8 +214,26 @@ class Game:
             raise IllegalMove.of(why, move_text(move))
 
     def is_legal(self, move: Move) -> bool:
-        """True if ``move`` is legal now."""
+        """True if ``move`` is legal now (``verify`` passes)."""
         return not self.finished and check(self.state, move) is None
+
+    def _turn_opening(self, move: Move) -> list[Move] | None:
+        """The steps that play ``move`` as part of an opening laid over the turn (``opening_scope =
+        "turn"``), where the judge refuses it as it stands: the first candidate of
+        ``steps.turn_opening_steps`` whose every step is legal in turn (tried on a copy), or None."""
+        for steps in turn_opening_steps(self.state, move):
+            if self._steps_play(steps):
+                return steps
+        return None
+
+    def _steps_play(self, steps: list[Move]) -> bool:
+        """True if every one of ``steps`` is legal in turn from the position now (tried on a copy)."""
+        trial = self.state.copy()
+        for step in steps:
+            if _over(trial) or check(trial, step) is not None:
+                return False
+            apply_checked(trial, step)
+        return True
 
     def apply(self, move: Move) -> list[Event]:
         """Verify and play ``move``; returns what it caused.
@@ -221,9 +241,9 @@ class Game:
         A lay-down of several groups written at once (``meld A | B``) is judged whole, as always, and
         played as its steps (``steps``) where they come to the same; else (a lay-down the steps cannot
         express, such as a new meld of four cards under ``max_wilds_added_per_turn``) it is played whole.
-        Raises IllegalMove and changes nothing if the move is illegal. An atomic move that is the very
-        Move (``move_of_id``) of an id the last ``legal_ids`` listed for this position is played without
-        judging it again.
+        Raises IllegalMove and changes nothing if the move is illegal. An
+        atomic move that is the very Move (``move_of_id``) of an id the last ``legal_ids`` listed for
+        this position is played without judging it again.
         """
         mid = move_id(move)
         if mid >= 0 and self._listed(mid) and move == move_of_id(self.state, mid):
@@ -297,9 +317,26 @@ class Game:
         """The moves of each hand so far, in the notation."""
         return [[move_text(m) for m in hand] for hand in self.moves]
 
+    def apply_written(self, move: Move) -> list[Event]:
+        """Play a move as a person writes it (a record, a client, the terminal): ``apply``, and also,
+        under ``opening_scope = "turn"`` (the minimum laid "in one turn"), a plain meld or discard of a
+        side not down that the judge refuses as it stands, played as the steps of an opening laid over
+        the turn (``_turn_opening``: a meld short of the minimum is staged and counts with the melds
+        after it; a discard with groups staged takes them back first). The game's moves hold the steps.
+        Raises IllegalMove (the judge's refusal of the move as written) and changes nothing otherwise."""
+        if not self.finished and check(self.state, move) is not None:
+            steps = self._turn_opening(move)
+            if steps is not None:
+                events: list[Event] = []
+                for step in steps:
+                    events.extend(self._play(step))
+                return events
+        return self.apply(move)
+
     def apply_text(self, text: str) -> list[Event]:
-        """Play a move written in the notation (raises MoveSyntaxError or IllegalMove)."""
-        return self.apply(parse_move(text))
+        """Play a move written in the notation (``apply_written``; raises MoveSyntaxError or
+        IllegalMove)."""
+        return self.apply_written(parse_move(text))
 
 
 class GameParts(NamedTuple):

@@ -12,7 +12,7 @@ Text forms (the actor is always whoever is to move)::
     keep / swap                  with pick_foot_seen: keep the dealt Hand, or take the other pile as the Hand
     stage KS KH KD               set a group aside toward an opening (one card: onto a staged group)
     commit                       lay the staged groups as one meld (the opening is judged then)
-    cancel                       take the staged groups back (staging is closed for the rest of the phase)
+    cancel                       take the staged groups back (once a phase: the next staging cannot be)
 
 Atomic moves have ids (``move_id``): ``draw``, the split draw (``draw 7H``), a pickup with 0-3 naturals
 from the hand (or one natural and one wild, ``pickup_with_wild``), a discard of one kind, ask/yes/no, a
@@ -526,5 +526,7 @@ def move_for(held: Sequence[int], pile_top: int, mid: int) -> Move:
         if decoded.jokers or decoded.deuces:  # pickup_with_wild (a wild top would share the kind: ``used``)
             group += pick_cards(held, C.JOKER, decoded.jokers, used)
             group += pick_cards(held, C.DEUCE, decoded.deuces, used)
+        if not group:  # no card from the hand (the staged ones, or none asked): as ``pickup`` parses
+            return Move(PICKUP_ACTION, (Group(-1, ()),))
         return Move(PICKUP_ACTION, (Group(top, tuple(group)),))
     return Move(action)

@@ -6,8 +6,9 @@ legal): they do not list every possible opening, but find one whenever the hand 
 contrived positions. The judge leans on them where a rule asks whether a move exists at all: whether
 the pile can be taken (``pile_pickup``: an empty stock cannot be drawn from then) and whether a card
 can still go down (``play_example``: ``must_play_all`` refuses the discard then); each counts an
-opening only while staging is open (``staging.staging_mode``), since a cancelled staging closes it for
-the rest of the phase. Bots plan with them too; what is played is the steps (``steps.steps_of``).
+opening only where staging is open (``staging.staging_mode``). Every opening they find is legal, so its
+steps are offered (``engine.completion`` finds a lay-down wherever one exists). Bots plan with them too;
+what is played is the steps (``steps.steps_of``).
 """
 
 from __future__ import annotations

@@ -397,7 +397,7 @@ def staged_pickup(s: HandState, move: Move) -> Move:
                 rest.append(Group(top, wilds))
         else:
             rest.append(group)
-    return Move(Action.PICKUP, (Group(first.rank, (*naturals, *first.cards)), *rest))
+    return Move(Action.PICKUP, (Group(top, (*naturals, *first.cards)), *rest))
 
 
 def pickup_move_staged(s: HandState, seat: int) -> list[int]:

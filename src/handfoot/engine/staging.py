@@ -8,16 +8,23 @@ cards staying in the hand, seen by the player alone; ``commit`` lays the staged 
 the draw phase a pickup id takes the pile with them), judged whole then by ``judge.check``, the opening
 minimum included; ``cancel`` takes them back.
 
-The turn cannot cycle: every ``stage`` sets aside cards not staged yet, and ``cancel`` closes staging
-for the rest of the phase (the draw phase, then the play phase once), so a turn holds at most one
-cancelled staging per phase. Staging is offered only where a commit may come of it (the seat holds
-cards enough for the minimum), and ``cancel`` is legal while anything is staged, so every staging the
-engine offers can be completed or undone in the turn.
+No dead ends: a step is offered only where it leads somewhere, decided exactly for the cards held
+(``engine.completion``): the staging grown by it can still become a lay-down the judge accepts, so by
+offered steps the player always reaches a commit (a pickup in the draw phase). The naturals of the top
+card's rank staged in the draw phase count toward the pickup (``pile.staged_pickup``).
+
+The turn cannot cycle: every ``stage`` sets aside cards not staged yet, and ``cancel`` returns to the
+position before staging, every choice of it open again (staging too), but once per phase: the next
+staging of the phase offers no ``cancel`` (``HandState.cancelled``), and since each of its steps leads
+to a lay-down, none is needed. A turn so holds at most two stagings per phase (the Foot picked up by
+staging allows one cancel more), each of at most as many steps as the cards held.
 
 Under ``opening_scope = "turn"`` (family: the minimum is laid "in one turn", Foot cards included), the
 stage that sets aside the last Hand card picks up the Foot, and staging goes on from the Foot's cards;
-the offer depends on the Hand alone. A ``cancel`` after that returns the staged cards to the hand and
-leaves the Foot picked up (a Foot turned over is never put back).
+the offer depends on the Hand alone (a step is offered where the staging can be laid from the Hand, or
+where every Hand card can be staged, which picks up the Foot: the Foot turned over is a completed
+action). A ``cancel`` after that returns the staged cards to the hand and leaves the Foot picked up (a
+Foot turned over is never put back).
 """
 
 from __future__ import annotations

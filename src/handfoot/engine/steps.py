@@ -16,9 +16,11 @@ from handfoot import cards as C
 from handfoot.engine.moves import Action, Group, Move, move_id
 from handfoot.engine.staging import BLACK_THREES, NONE, staging_mode
 from handfoot.engine.state import HandState, Phase
+from handfoot.rules.options import OpeningScope
 
 KIND_OF: Final = C.KIND_OF
 COMMIT: Final = Move(Action.COMMIT)
+CANCEL: Final = Move(Action.CANCEL)
 
 
 def split_group(group: Group) -> list[Group]:
@@ -94,3 +96,31 @@ def steps_of(s: HandState, move: Move) -> list[Move] | None:
     melds = [Move(Action.MELD, (g,)) for g in extra]
     melds += [Move(Action.MELD, (part,)) for g in rest for part in split_group(g)]
     return None if any(move_id(m) < 0 for m in melds) else [take, *melds]
+
+
+def turn_opening_steps(s: HandState, move: Move) -> list[list[Move]]:
+    """Under ``opening_scope = "turn"`` (family: the minimum is laid "in one turn"), the steps that play a
+    plain ``meld`` or ``discard`` of a side that is not down yet, where the judge refuses it as it stands
+    (a meld short of the minimum, a discard while groups are staged), so that the melds of one turn count
+    together, as staged groups do: a ``meld`` stages its groups (each staged rank takes its cards one by
+    one) and commits them with the groups staged before where the whole is legal; a ``discard`` with
+    groups staged takes them back first (``cancel``), as a turn that ends short of the minimum does.
+    The candidates, the preferred first (with the commit, then without); empty where none applies. The
+    steps are not judged here: the caller plays the first whose every step is legal in turn."""
+    if s.rules.opening_scope is not OpeningScope.TURN or s.phase is not Phase.PLAY:
+        return []
+    if s.down[s.seating.owner_of[s.to_move]]:
+        return []
+    if move.action is Action.DISCARD:
+        return [[CANCEL, move]] if s.staged else []
+    if move.action is not Action.MELD or not move.groups:
+        return []
+    staged = {group.rank for group in s.staged}
+    stages: list[Move] = []
+    for group in move.groups:
+        parts = [Group(group.rank, (c,)) for c in group.cards] if group.rank in staged else split_group(group)
+        staged.add(group.rank)
+        stages += [Move(Action.STAGE, (part,)) for part in parts]
+    if any(move_id(step) < 0 for step in stages):
+        return []
+    return [[*stages, COMMIT], stages]

@@ -156,7 +156,7 @@ class LocalTable(TableSource):
             return "It is not your turn."
         try:
             move = parse_move(text)
-            events = game.apply(move)
+            events = game.apply_written(move)
         except MoveSyntaxError as err:
             return f"That is not a move: {err}"
         except IllegalMove as err:

@@ -89,7 +89,7 @@ def move_game(game: Game, version: int, seat: int, move: Move | str) -> Moved:
     state = game.state
     owner_of = state.seating.owner_of
     down = list(state.down)  # the state is played in place: which owners had opened before the move
-    events = game.apply(parsed)
+    events = game.apply_written(parsed)
     text = move_text(parsed)
     after = version + 1
     facts = rule_facts(events, owner_of, down)
