@@ -89,7 +89,8 @@ def reference_move(held: list[int], top: int, mid: int) -> Move:
         cards = pick_cards(held, kind, decoded.naturals, taken)
         cards += pick_cards(held, C.JOKER, decoded.jokers, taken)
         cards += pick_cards(held, C.DEUCE, decoded.deuces, taken)
-        return Move(Action.PICKUP, (Group(kind, tuple(cards)),))
+        # a pickup of no card from the hand is written "pickup", which parses to a group of no rank
+        return Move(Action.PICKUP, (Group(kind if cards else -1, tuple(cards)),))
     if action is Action.MELD or action is Action.STAGE:
         kind = decoded.kind
         cards = pick_cards(held, kind, decoded.naturals, taken) if kind != C.WILD_RANK else []

@@ -52,7 +52,11 @@ def test_one_wild_is_offered_only_where_its_pair_makes_the_opening() -> None:
     can open; the nines, eights or sevens with the 2 (40 or less, the 2 spent) cannot, and no longer
     are offered (the earlier engine offered all four, three of them leading only to ``cancel``)."""
     hand = cards("AH AC KH QS JD 9S 9D 8C 8C 7S 7C")
-    deal = DealSpec((cards(OTHER), hand, cards("3D 4D 5D 6D 7H TC JC QC KC KD QH")), stock_top=cards("5H 2C"), discard=cards("9C"))
+    deal = DealSpec(
+        (cards(OTHER), hand, cards("3D 4D 5D 6D 7H TC JC QC KC KD QH")),
+        stock_top=cards("5H 2C"),
+        discard=cards("9C"),
+    )
     game = Game(preset("kitchen-table"), 3, seed=3, dealer=0, deals=[deal])
     game.apply_text("draw")
     assert stage_texts(game) == ["stage AH AC 2C"]
@@ -65,7 +69,11 @@ def test_a_cancel_leaves_every_choice_and_the_next_staging_leads_on() -> None:
     """000 kitchen-table: after a cancel the same stage steps are offered again; the next staging of the
     phase cannot be cancelled, and every step it offers still leads to a lay-down."""
     hand = cards("AH AC KH QS JD 9S 9D 8C 8C 7S 7C")
-    deal = DealSpec((cards(OTHER), hand, cards("3D 4D 5D 6D 7H TC JC QC KC KD QH")), stock_top=cards("5H 2C"), discard=cards("9C"))
+    deal = DealSpec(
+        (cards(OTHER), hand, cards("3D 4D 5D 6D 7H TC JC QC KC KD QH")),
+        stock_top=cards("5H 2C"),
+        discard=cards("9C"),
+    )
     game = Game(preset("kitchen-table"), 3, seed=3, dealer=0, deals=[deal])
     game.apply_text("draw")
     before = game.legal_ids()

@@ -837,8 +837,8 @@ def test_policies_over_the_ids_keep_a_legal_id(
 ) -> None:
     """A policy that picks among the legal ids alone (uniform, favouring stage/cancel/ask, argmax,
     argmin) under the house-option bundles: a legal id exists at every step until the hand ends, sorted,
-    with ``cancel`` while groups are staged but in a phase's second staging, and the hand ends (the presets' own cases are in
-    test_turn_steps)."""
+    with ``cancel`` while groups are staged (but in a phase's second staging), and the hand ends (the
+    presets' own cases are in test_turn_steps)."""
     choose = ID_POLICIES[policy]
     rules = apply_overrides(preset(name), overrides)
     seed = 900_000 + HOUSE_CASES.index((name, players, overrides))

@@ -17,9 +17,8 @@ from handfoot.engine.moves import (
     Move,
     move_text,
 )
-from handfoot.engine.pile import pile_taken
+from handfoot.engine.pile import pile_taken, staged_pickup
 from handfoot.engine.shuffle import shuffle
-from handfoot.engine.pile import staged_pickup
 from handfoot.engine.staging import picks_up_foot, staged_meld
 from handfoot.engine.state import EndReason, HandState, Meld, Phase
 from handfoot.rules.options import (

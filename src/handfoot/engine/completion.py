@@ -79,26 +79,29 @@ def wild_room(rules: RuleSet, rank: int, naturals: int, wilds: int) -> tuple[int
 
 
 class _Staging:
-    """The position a completion is sought from: the staged cards by rank (with the step weighed), the
-    seat's other cards by kind and by card id, and in the draw phase the pile's top rank."""
+    """The position a completion is sought from: per staged rank its (naturals, jokers, deuces) and cards
+    (with the step weighed), the seat's other cards by kind, and in the draw phase the pile's top card."""
 
-    __slots__ = ("by_rank", "jokers", "deuces", "pool_cards", "pool_kinds", "top", "top_card")
+    __slots__ = ("cards", "counts", "deuces", "jokers", "pool_kinds", "seat", "state", "top", "top_card")
 
     def __init__(self, s: HandState, seat: int, extra: Group | None, in_draw: bool) -> None:
-        pool_cards = list(s.hand_cards[seat])
-        by_rank: dict[int, list[int]] = {}
-        groups = list(s.staged) if extra is None else [*s.staged, extra]
-        for group in groups:
-            cards = by_rank.setdefault(group.rank, [])
+        pool_kinds = list(s.hands[seat])
+        counts: dict[int, list[int]] = {}
+        cards: dict[int, list[int]] = {}
+        for group in s.staged if extra is None else [*s.staged, extra]:
+            row = counts.get(group.rank)
+            if row is None:
+                row = counts[group.rank] = [0, 0, 0]
+                cards[group.rank] = []
+            cards[group.rank].extend(group.cards)
             for card in group.cards:
-                cards.append(card)
-                pool_cards[card] -= 1
-        pool_kinds = [0] * C.NUM_KINDS
-        for card, count in enumerate(pool_cards):
-            if count:
-                pool_kinds[KIND_OF[card]] += count
-        self.by_rank = by_rank
-        self.pool_cards = pool_cards
+                kind = KIND_OF[card]
+                pool_kinds[kind] -= 1
+                row[1 if kind == JOKER else 2 if kind == DEUCE else 0] += 1
+        self.state = s
+        self.seat = seat
+        self.counts = counts
+        self.cards = cards
         self.pool_kinds = pool_kinds
         self.jokers = pool_kinds[JOKER]
         self.deuces = pool_kinds[DEUCE]
@@ -107,16 +110,16 @@ class _Staging:
 
     def staged_counts(self, rank: int) -> tuple[int, int, int]:
         """(naturals, jokers, deuces) staged on ``rank``."""
-        naturals = jokers = deuces = 0
-        for card in self.by_rank.get(rank, ()):
-            kind = KIND_OF[card]
-            if kind == JOKER:
-                jokers += 1
-            elif kind == DEUCE:
-                deuces += 1
-            else:
-                naturals += 1
-        return naturals, jokers, deuces
+        row = self.counts.get(rank)
+        return (0, 0, 0) if row is None else (row[0], row[1], row[2])
+
+    def pool_cards(self) -> list[int]:
+        """The seat's cards not staged (with the step weighed), by card id."""
+        pool = list(self.state.hand_cards[self.seat])
+        for cards in self.cards.values():
+            for card in cards:
+                pool[card] -= 1
+        return pool
 
 
 # A lay-down by counts: per rank, the (naturals, jokers, deuces) it adds from the seat's cards not staged.
@@ -132,26 +135,69 @@ def completion(s: HandState, seat: int, extra: Group | None = None) -> Move | No
     st = _Staging(s, seat, extra, in_draw)
     if in_draw and not _pickup_possible(s, seat, st):
         return None
-    if _grows_with_points(s, seat, in_draw):
-        move, why = _richest(s, seat, st, in_draw)
-        if move is None:
+    if grows_with_points(s, seat, in_draw):
+        additions = _richest(s, seat, st)
+        if additions is None:
             return None
-        if why is None:
+        move = _lay_down(st, additions, in_draw)
+        if _refusal_rule(s, seat, move, in_draw) is None:
             return move
-        if why in ("opening_minimums", "pickup_before_down"):
-            return None  # the richest lay-down falls short: every smaller one does too
     return _search(s, seat, st, in_draw)
+
+
+def leading_on(s: HandState, seat: int, groups: list[Group]) -> list[bool]:
+    """For each of ``groups`` (stage steps the player to move, not down, may play), whether the staging
+    grown by it can still become a lay-down the judge accepts (``completion`` with it staged).
+
+    Where the richest lay-down decides (``grows_with_points``), it is reckoned by counts for each step
+    (the judge is asked of the richest lay-down of the staging as it stands, and the steps are reckoned
+    by its measure only where it agrees); elsewhere each step's completion is sought."""
+    in_draw = s.phase is DRAW_PHASE
+    if not grows_with_points(s, seat, in_draw):
+        return [completion(s, seat, group) is not None for group in groups]
+    st = _Staging(s, seat, None, in_draw)
+    if in_draw and not _pickup_possible(s, seat, st):
+        return [False] * len(groups)
+    base = _richest(s, seat, st)
+    if base is None:  # the staging as it stands can grow into nothing: nor can it with more staged
+        return [False] * len(groups)
+    if _refusal_rule(s, seat, _lay_down(st, base, in_draw), in_draw) is not None:
+        return [completion(s, seat, group) is not None for group in groups]
+    out = []
+    for group in groups:
+        if _within(st, base, group):
+            out.append(True)
+            continue
+        grown = _Staging(s, seat, group, in_draw)
+        out.append((not in_draw or _pickup_possible(s, seat, grown)) and _richest(s, seat, grown) is not None)
+    return out
+
+
+def _within(st: _Staging, additions: Additions, group: Group) -> bool:
+    """True where ``group``'s cards are among what ``additions`` adds to its rank beyond the staged."""
+    added = additions.get(group.rank)
+    if added is None:
+        return False
+    naturals = jokers = deuces = 0
+    for card in group.cards:
+        kind = KIND_OF[card]
+        if kind == JOKER:
+            jokers += 1
+        elif kind == DEUCE:
+            deuces += 1
+        else:
+            naturals += 1
+    return naturals <= added[0] and jokers <= added[1] and deuces <= added[2]
 
 
 def _pickup_possible(s: HandState, seat: int, st: _Staging) -> bool:
     """In the draw phase: the seat holds (staged or not) the naturals of the top card's rank it needs."""
     if st.top < 0:
         return False
-    staged_naturals = st.staged_counts(st.top)[0]
-    return staged_naturals + st.pool_kinds[st.top] >= pickup_needed(s, seat)
+    return st.staged_counts(st.top)[0] + st.pool_kinds[st.top] >= pickup_needed(s, seat)
 
 
-def _grows_with_points(s: HandState, seat: int, in_draw: bool) -> bool:
+def grows_with_points(s: HandState, seat: int, in_draw: bool) -> bool:
     """True where laying more cards never turns the judge's yes into a no and points are all a smaller
     lay-down could lack (see the module's docstring): the richest lay-down decides."""
     rules = s.rules
@@ -167,129 +213,143 @@ def _ranks(s: HandState, seat: int, st: _Staging) -> list[int]:
     start a group by a stage step (two naturals or more; three black 3s; three wilds for a wild meld)."""
     rules = s.rules
     kinds = st.pool_kinds
-    out = sorted(st.by_rank)
-    if st.top >= 0 and st.top not in st.by_rank:
+    out = sorted(st.counts)
+    if st.top >= 0 and st.top not in st.counts:
         out.append(st.top)
-    staged = set(out)
     threes_ok = rules.black_three_melds or (rules.black_three_books is not NO_THREE_BOOKS and s.in_foot[seat])
     values = rules.card_values
-    rest = [r for r in NATURAL_RANKS if r not in staged and kinds[r] >= 2]
+    rest = [r for r in NATURAL_RANKS if kinds[r] >= 2 and r not in out]
     rest.sort(key=lambda r: -kinds[r] * values[r])
     out += rest
-    if threes_ok and BLACK_THREE not in staged and kinds[BLACK_THREE] >= 3:
+    if threes_ok and BLACK_THREE not in out and kinds[BLACK_THREE] >= 3:
         out.append(BLACK_THREE)
-    if rules.wild_melds and WILD_RANK not in staged and st.jokers + st.deuces >= 3:
+    if rules.wild_melds and WILD_RANK not in out and st.jokers + st.deuces >= 3:
         out.append(WILD_RANK)
     return out
 
 
-def _richest(s: HandState, seat: int, st: _Staging, in_draw: bool) -> tuple[Move | None, str | None]:
-    """The lay-down worth the most points that the staging can grow into, judged: (the move, None) where the
-    judge accepts it, (the move, the rule it breaks) where not, (None, None) where the staged groups can
-    take no legal shape at all. Black 3s are left out (laid only in the Foot, which this case excludes)."""
+def _richest(s: HandState, seat: int, st: _Staging) -> Additions | None:
+    """What the lay-down worth the most points the staging can grow into adds to each rank, where it
+    reaches the opening minimum; None where it does not, or where the staged groups can take no legal
+    shape. Reckoned by counts: every natural of each staged rank and of each rank held three times or
+    more, the best pairs beside a wild, the wilds (the most valuable first) where the shape rules leave
+    room (``wild_room``), a wild meld where allowed. Black 3s are never in it (laid only from the Foot,
+    which ``grows_with_points`` excludes)."""
     rules = s.rules
     values = rules.card_values
     kinds = st.pool_kinds
-    fixed: list[tuple[int, int, int, int, int]] = []  # rank, naturals added, least, most wilds, points
-    pairs: list[tuple[int, int, int, int]] = []  # rank, points, least, most wilds
-    for rank in _ranks(s, seat, st):
-        if rank == BLACK_THREE:
-            if rank in st.by_rank:
-                return None, None
-            continue
-        if rank == WILD_RANK:
-            continue
-        naturals, jokers, deuces = st.staged_counts(rank)
+    counts = st.counts
+    top = st.top
+    fixed: list[tuple[int, int, int, int]] = []  # rank, naturals added, least and most wilds added
+    pairs: list[tuple[int, int, int, int]] = []  # rank, points, least and most wilds added
+    points = 0
+    for rank in NATURAL_RANKS:
         added = kinds[rank]
-        total = naturals + added + (1 if rank == st.top else 0)
+        row = counts.get(rank)
+        if row is None and rank != top:
+            if added < 2:
+                continue
+            least, most = wild_room(rules, rank, added, 0)
+            if least > most:
+                continue
+            if least == 0:
+                fixed.append((rank, added, 0, most))
+                points += added * values[rank]
+            else:
+                pairs.append((rank, added * values[rank], least, most))
+            continue
+        naturals, jokers, deuces = (row[0], row[1], row[2]) if row is not None else (0, 0, 0)
+        total = naturals + added + (1 if rank == top else 0)
         least, most = wild_room(rules, rank, total, jokers + deuces)
         if least > most:
-            if rank in st.by_rank or rank == st.top:
-                return None, None
-            continue
-        points = (naturals + added) * values[rank] + (values[rank] if rank == st.top else 0)
-        points += jokers * values[JOKER] + deuces * values[DEUCE]
-        if rank in st.by_rank or rank == st.top or least == 0:
-            fixed.append((rank, added, least, most, points))
-        else:
-            pairs.append((rank, points, least, most))
-    pairs.sort(key=lambda p: -p[1])
-    wilds = st.jokers + st.deuces
-    # the wild meld: staged (it takes any wilds up to its size) or begun with three wilds or more
-    wild_staged = WILD_RANK in st.by_rank
-    wild_meld: tuple[int, int] | None = None
-    if rules.wild_melds:
-        before = len(st.by_rank.get(WILD_RANK, ()))
-        room = wild_room(rules, WILD_RANK, 0, before)
+            return None
+        fixed.append((rank, added, least, most))
+        points += total * values[rank] + jokers * values[JOKER] + deuces * values[DEUCE]
+    if BLACK_THREE in counts:
+        return None
+    wild_row = counts.get(WILD_RANK)
+    wild_meld: tuple[int, int] | None = None  # least and most wilds the wild meld takes
+    if wild_row is not None:
+        points += wild_row[1] * values[JOKER] + wild_row[2] * values[DEUCE]
+        wild_meld = wild_room(rules, WILD_RANK, 0, wild_row[1] + wild_row[2])
+        if wild_meld[0] > wild_meld[1]:
+            return None
+    elif rules.wild_melds:
+        room = wild_room(rules, WILD_RANK, 0, 0)
         if room[0] <= room[1]:
             wild_meld = room
-        elif wild_staged:
-            return None, None
-    best: tuple[int, int, bool] | None = None  # points, pairs taken, wild meld begun
-    base_least = sum(f[2] for f in fixed) + (wild_meld[0] if wild_staged and wild_meld else 0)
-    base_most = sum(f[3] for f in fixed) + (wild_meld[1] if wild_staged and wild_meld else 0)
-    base_points = sum(f[4] for f in fixed)
-    base_points += sum(values[KIND_OF[c]] for c in st.by_rank.get(WILD_RANK, ()))
-    wild_values = sorted([values[JOKER]] * st.jokers + [values[DEUCE]] * st.deuces, reverse=True)
+    wilds = st.jokers + st.deuces
+    jokers_first = values[JOKER] >= values[DEUCE]
+    best_value = values[JOKER] if jokers_first else values[DEUCE]
+    other_value = values[DEUCE] if jokers_first else values[JOKER]
+    best_count = st.jokers if jokers_first else st.deuces
+    pairs.sort(key=lambda p: -p[1])
+    base_least = sum(f[2] for f in fixed)
+    base_most = sum(f[3] for f in fixed)
+    if wild_row is not None and wild_meld is not None:
+        base_least += wild_meld[0]
+        base_most += wild_meld[1]
+    choice: tuple[int, int, bool] | None = None  # points, pairs taken, wild meld begun
+    pair_points = pair_least = pair_most = 0
     for taken in range(min(len(pairs), wilds) + 1):
-        for begin_wild in (False, True) if (wild_meld and not wild_staged) else (False,):
-            least = base_least + sum(p[2] for p in pairs[:taken]) + (wild_meld[0] if begin_wild and wild_meld else 0)
-            most = base_most + sum(p[3] for p in pairs[:taken]) + (wild_meld[1] if begin_wild and wild_meld else 0)
+        if taken:
+            pair = pairs[taken - 1]
+            pair_points += pair[1]
+            pair_least += pair[2]
+            pair_most += pair[3]
+        begins = (False, True) if (wild_meld is not None and wild_row is None) else (False,)
+        for begin in begins:
+            least = base_least + pair_least + (wild_meld[0] if begin and wild_meld else 0)
+            most = base_most + pair_most + (wild_meld[1] if begin and wild_meld else 0)
             if least > wilds:
                 continue
             placed = min(wilds, most)
-            points = base_points + sum(p[1] for p in pairs[:taken]) + sum(wild_values[:placed])
-            if best is None or points > best[0]:
-                best = (points, taken, begin_wild)
-    if best is None:
-        return None, None
-    points, taken, begin_wild = best
-    if not fixed and not taken and not begin_wild and not wild_staged:
-        return None, None  # nothing to lay
-    if points < s.minimums[s.seating.owner_of[seat]]:
-        return None, None  # short of the minimum: the judge would say so
-
+            better = min(placed, best_count)
+            total = points + pair_points + better * best_value + (placed - better) * other_value
+            if choice is None or total > choice[0]:
+                choice = (total, taken, begin)
+    if choice is None:
+        return None
+    total, taken, begin = choice
+    if not fixed and not taken and not begin and wild_row is None:
+        return None  # nothing to lay
+    if total < s.minimums[s.seating.owner_of[seat]]:
+        return None
     # every group's wilds: the least it needs first, then as many as its room takes, in order
-    groups: list[tuple[int, int, int, int]] = [(f[0], f[1], f[2], f[3]) for f in fixed]
-    groups += [(p[0], 2, p[2], p[3]) for p in pairs[:taken]]
-    if wild_meld and (wild_staged or begin_wild):
+    groups = [(f[0], f[1], f[2], f[3]) for f in fixed] + [(p[0], 2, p[2], p[3]) for p in pairs[:taken]]
+    if wild_meld is not None and (wild_row is not None or begin):
         groups.append((WILD_RANK, 0, wild_meld[0], wild_meld[1]))
     left = wilds - sum(g[2] for g in groups)
     additions: Additions = {}
-    jokers_left, deuces_left = st.jokers, st.deuces
-    jokers_first = values[JOKER] >= values[DEUCE]
+    best_left = best_count
     for rank, naturals, least, most in groups:
         extra = min(most - least, left)
         left -= extra
         count = least + extra
+        better = min(count, best_left)
+        best_left -= better
         if jokers_first:
-            jokers = min(count, jokers_left)
-            deuces = count - jokers
+            additions[rank] = (naturals, better, count - better)
         else:
-            deuces = min(count, deuces_left)
-            jokers = count - deuces
-        jokers_left -= jokers
-        deuces_left -= deuces
-        additions[rank] = (naturals, jokers, deuces)
-    move = _lay_down(s, st, additions, in_draw)
-    return move, _refusal_rule(s, seat, move, in_draw)
+            additions[rank] = (naturals, count - better, better)
+    return additions
 
 
-def _lay_down(s: HandState, st: _Staging, additions: Additions, in_draw: bool) -> Move:
+def _lay_down(st: _Staging, additions: Additions, in_draw: bool) -> Move:
     """The move a staging makes once grown by ``additions``: the staged cards and, from the seat's other
     cards (lowest suit first), what each rank adds. In the draw phase the top card's rank goes first as
     the pickup's group of naturals, and any wilds on it as a group of its rank after."""
     taken: dict[int, int] = {}
+    pool = st.pool_cards()
     groups: list[Group] = []
-    first: Group | None = None
-    ranks = list(st.by_rank)
-    ranks += [rank for rank in additions if rank not in st.by_rank]
+    first = Group(st.top, ())
+    ranks = list(st.cards)
+    ranks += [rank for rank in additions if rank not in st.cards]
     if st.top >= 0 and st.top not in ranks:
         ranks.append(st.top)
     for rank in ranks:
         naturals, jokers, deuces = additions.get(rank, (0, 0, 0))
-        staged = st.by_rank.get(rank, [])
-        pool = st.pool_cards
+        staged = st.cards.get(rank, [])
         added_naturals = pick_cards(pool, rank, naturals, taken) if rank != WILD_RANK else []
         added_wilds = pick_cards(pool, JOKER, jokers, taken) + pick_cards(pool, DEUCE, deuces, taken)
         if rank == st.top:
@@ -303,7 +363,6 @@ def _lay_down(s: HandState, st: _Staging, additions: Additions, in_draw: bool) -
         if cards:
             groups.append(Group(rank, cards))
     if in_draw:
-        assert first is not None
         return Move(Action.PICKUP, (first, *groups))
     return Move(Action.MELD, tuple(groups))
 
@@ -329,7 +388,7 @@ def _search(s: HandState, seat: int, st: _Staging, in_draw: bool) -> Move | None
     binding = not (rules.opening_counts_books or rules.opening_waived_if_emptied is not NO_WAIVER)
     minimum = s.minimums[s.seating.owner_of[seat]]
     staged_points = 0
-    for rank, cards in st.by_rank.items():
+    for cards in st.cards.values():
         staged_points += sum(values[KIND_OF[c]] for c in cards)
     if st.top_card >= 0:  # the top card counts, but under the in-hand rules: a bound all the same
         staged_points += values[st.top]
@@ -345,7 +404,7 @@ def _search(s: HandState, seat: int, st: _Staging, in_draw: bool) -> Move | None
     def options(rank: int, jokers: int, deuces: int) -> list[tuple[int, int, int]]:
         """What ``rank``'s group may add: (naturals, jokers, deuces), the most cards first; (0, 0, 0) is
         among them where the rank may be left out or left as staged."""
-        staged = rank in st.by_rank or rank == st.top
+        staged = rank in st.counts or rank == st.top
         sn, sj, sd = st.staged_counts(rank)
         out: list[tuple[int, int, int]] = []
         held = kinds[rank] if rank != WILD_RANK else 0
@@ -372,11 +431,14 @@ def _search(s: HandState, seat: int, st: _Staging, in_draw: bool) -> Move | None
         nonlocal judged
         if judged >= SEARCH_LIMIT:
             return None
-        if binding and points + natural_room[index] + jokers * wild_values[0] + deuces * wild_values[1] < minimum:
+        if (
+            binding
+            and points + natural_room[index] + jokers * wild_values[0] + deuces * wild_values[1] < minimum
+        ):
             return None
         if index == len(ranks):
             judged += 1
-            move = _lay_down(s, st, additions, in_draw)
+            move = _lay_down(st, additions, in_draw)
             if not in_draw and not move.groups:
                 return None
             return move if _refusal_rule(s, seat, move, in_draw) is None else None
@@ -386,7 +448,9 @@ def _search(s: HandState, seat: int, st: _Staging, in_draw: bool) -> Move | None
                 additions.pop(rank, None)
             else:
                 additions[rank] = (naturals, j, d)
-            gained = (naturals * values[rank] if rank != WILD_RANK else 0) + j * values[JOKER] + d * values[DEUCE]
+            gained = (
+                (naturals * values[rank] if rank != WILD_RANK else 0) + j * values[JOKER] + d * values[DEUCE]
+            )
             found = dfs(index + 1, jokers - j, deuces - d, points + gained)
             if found is not None:
                 return found
@@ -407,14 +471,14 @@ def stages_every_card(s: HandState, seat: int, extra: Group | None) -> bool:
     if kinds[C.RED_THREE]:
         return False
     threes_ok = rules.black_three_melds or (rules.black_three_books is not NO_THREE_BOOKS and s.in_foot[seat])
-    if kinds[BLACK_THREE] and not (BLACK_THREE in st.by_rank or (threes_ok and kinds[BLACK_THREE] >= 3)):
+    if kinds[BLACK_THREE] and not (BLACK_THREE in st.counts or (threes_ok and kinds[BLACK_THREE] >= 3)):
         return False
     wilds = st.jokers + st.deuces
     needing = 0  # pairs of an unstaged rank: each needs a wild to start
-    natural_groups = any(r in st.by_rank for r in NATURAL_RANKS)
+    natural_groups = any(r in st.counts for r in NATURAL_RANKS)
     for rank in NATURAL_RANKS:
         held = kinds[rank]
-        if not held or rank in st.by_rank:
+        if not held or rank in st.counts:
             continue
         if held == 1:
             return False
@@ -426,6 +490,6 @@ def stages_every_card(s: HandState, seat: int, extra: Group | None) -> bool:
     spare = wilds - needing
     if not spare:
         return True
-    if natural_groups or WILD_RANK in st.by_rank:
+    if natural_groups or WILD_RANK in st.counts:
         return True
     return rules.wild_melds and spare >= 3

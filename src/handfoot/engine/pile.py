@@ -21,10 +21,10 @@ from handfoot.engine.melding import (
 )
 from handfoot.engine.moves import (
     MAX_PICKUP_NATURALS,
-    Action,
     PICKUP_BASE,
     PICKUP_DEUCE_ID,
     PICKUP_JOKER_ID,
+    Action,
     Group,
     Move,
     lowest_cards,

@@ -32,7 +32,7 @@ from __future__ import annotations
 from typing import Final
 
 from handfoot import cards as C
-from handfoot.engine.completion import completion, stages_every_card
+from handfoot.engine.completion import leading_on, stages_every_card
 from handfoot.engine.errors import Refusal
 from handfoot.engine.melding import meld_refusal
 from handfoot.engine.moves import (
@@ -170,54 +170,22 @@ def _stage_candidates(s: HandState, seat: int, mode: int) -> list[int]:
 
 
 def _leading_somewhere(s: HandState, seat: int, mode: int, candidates: list[int]) -> list[int]:
-    """The ``candidates`` (stage ids) after which the staging can still be completed. One lay-down the
-    staging as it stands can grow into answers for every step that stages some of its cards; the other
-    steps are asked one by one."""
+    """The ``candidates`` (stage ids) after which the staging can still be completed (``completion``), or,
+    under ``opening_scope = "turn"``, every Hand card staged, which picks up the Foot."""
     pool = s.unstaged_cards(seat)
     top = s.pile[-1] if s.pile else -1
     if mode == BLACK_THREES:
-        return [mid for mid in candidates if _black_threes_complete(s, seat, move_for(pool, top, mid).groups[0])]
-    base = completion(s, seat)
-    room = _added_by(s, base) if base is not None else None
+        return [
+            mid for mid in candidates if _black_threes_complete(s, seat, move_for(pool, top, mid).groups[0])
+        ]
+    groups = [move_for(pool, top, mid).groups[0] for mid in candidates]
+    leads = leading_on(s, seat, groups)
     foot_path = picks_up_foot_possible(s, seat)
-    out = []
-    for mid in candidates:
-        group = move_for(pool, top, mid).groups[0]
-        if room is not None and _fits(group, room):
-            out.append(mid)
-        elif completion(s, seat, group) is not None:
-            out.append(mid)
-        elif foot_path and stages_every_card(s, seat, group):
-            out.append(mid)
-    return out
-
-
-def _added_by(s: HandState, move: Move) -> dict[int, list[int]]:
-    """What ``move`` (a completion) lays beyond the staged cards: per rank, [naturals, jokers, deuces]."""
-    out: dict[int, list[int]] = {}
-    for group in move.groups:
-        counts = out.setdefault(group.rank, [0, 0, 0])
-        for card in group.cards:
-            kind = KIND_OF[card]
-            counts[1 if kind == JOKER else 2 if kind == DEUCE else 0] += 1
-    for group in s.staged:
-        counts = out.setdefault(group.rank, [0, 0, 0])
-        for card in group.cards:
-            kind = KIND_OF[card]
-            counts[1 if kind == JOKER else 2 if kind == DEUCE else 0] -= 1
-    return out
-
-
-def _fits(group: Group, room: dict[int, list[int]]) -> bool:
-    """True where ``group`` (a stage step's cards) is among what a completion lays beyond the staged."""
-    counts = room.get(group.rank)
-    if counts is None:
-        return False
-    need = [0, 0, 0]
-    for card in group.cards:
-        kind = KIND_OF[card]
-        need[1 if kind == JOKER else 2 if kind == DEUCE else 0] += 1
-    return need[0] <= counts[0] and need[1] <= counts[1] and need[2] <= counts[2]
+    return [
+        mid
+        for mid, group, lead in zip(candidates, groups, leads, strict=True)
+        if lead or (foot_path and stages_every_card(s, seat, group))
+    ]
 
 
 def _black_threes_complete(s: HandState, seat: int, group: Group) -> bool:

@@ -143,6 +143,7 @@ class SeatInfo:
 
     __slots__ = (
         "books",
+        "cancelled",
         "caps",
         "dealer",
         "down",
@@ -169,7 +170,6 @@ class SeatInfo:
         "rules",
         "seat",
         "staged",
-        "cancelled",
         "stock_size",
         "table",
         "to_move",
