@@ -21,11 +21,11 @@ first, each judged, within ``SEARCH_LIMIT`` lay-downs (far more than a hand hold
 
 from __future__ import annotations
 
-from typing import Final
+from typing import Final, NamedTuple
 
 from handfoot import cards as C
 from handfoot.engine.melding import crossing_refusal, meld_refusal, meld_shape_refusal
-from handfoot.engine.moves import Action, Group, Move, pick_cards
+from handfoot.engine.moves import DECODED, Action, Group, Move, move_for, pick_cards
 from handfoot.engine.pile import IN_HAND_RULES, pickup_needed, pickup_refusal
 from handfoot.engine.state import HandState, Phase
 from handfoot.rules.cache import RulesCache
@@ -55,9 +55,19 @@ def wild_room(rules: RuleSet, rank: int, naturals: int, wilds: int) -> tuple[int
     """The least and most wilds a new meld of ``rank`` with ``naturals`` naturals and ``wilds`` wilds
     may take beside them so that its shape is legal (``melding.meld_shape_refusal``, and a book closing at
     its size: ``melding.crossing_refusal``); (1, 0) where none makes it legal."""
+    return _room(rules, _rooms(rules), rank, naturals, wilds)
+
+
+def _rooms(rules: RuleSet) -> dict[tuple[int, int, int], tuple[int, int]]:
+    """The memo of ``wild_room`` under ``rules``."""
     memo = _WILD_ROOM.get(rules)
-    if memo is None:
-        memo = _WILD_ROOM.put(rules, {})
+    return _WILD_ROOM.put(rules, {}) if memo is None else memo
+
+
+def _room(
+    rules: RuleSet, memo: dict[tuple[int, int, int], tuple[int, int]], rank: int, naturals: int, wilds: int
+) -> tuple[int, int]:
+    """``wild_room`` with its memo at hand."""
     key = (rank, naturals, wilds)
     room = memo.get(key)
     if room is None:
@@ -113,6 +123,31 @@ class _Staging:
         row = self.counts.get(rank)
         return (0, 0, 0) if row is None else (row[0], row[1], row[2])
 
+    def grown(self, rank: int, naturals: int, jokers: int, deuces: int) -> _Staging:
+        """This staging with one more step on ``rank`` (by counts: its cards are not named, so the
+        result serves ``_richest``, not ``_lay_down``)."""
+        other = _Staging.__new__(_Staging)
+        counts = {r: list(row) for r, row in self.counts.items()}
+        row = counts.setdefault(rank, [0, 0, 0])
+        row[0] += naturals
+        row[1] += jokers
+        row[2] += deuces
+        pool = list(self.pool_kinds)
+        if rank != WILD_RANK:
+            pool[rank] -= naturals
+        pool[JOKER] -= jokers
+        pool[DEUCE] -= deuces
+        other.state = self.state
+        other.seat = self.seat
+        other.counts = counts
+        other.cards = self.cards
+        other.pool_kinds = pool
+        other.jokers = pool[JOKER]
+        other.deuces = pool[DEUCE]
+        other.top_card = self.top_card
+        other.top = self.top
+        return other
+
     def pool_cards(self) -> list[int]:
         """The seat's cards not staged (with the step weighed), by card id."""
         pool = list(self.state.hand_cards[self.seat])
@@ -136,58 +171,114 @@ def completion(s: HandState, seat: int, extra: Group | None = None) -> Move | No
     if in_draw and not _pickup_possible(s, seat, st):
         return None
     if grows_with_points(s, seat, in_draw):
-        additions = _richest(s, seat, st)
-        if additions is None:
+        richest = _richest(s, seat, st)
+        if richest is None:
             return None
-        move = _lay_down(st, additions, in_draw)
+        move = _lay_down(st, richest.additions, in_draw)
         if _refusal_rule(s, seat, move, in_draw) is None:
             return move
     return _search(s, seat, st, in_draw)
 
 
-def leading_on(s: HandState, seat: int, groups: list[Group]) -> list[bool]:
-    """For each of ``groups`` (stage steps the player to move, not down, may play), whether the staging
-    grown by it can still become a lay-down the judge accepts (``completion`` with it staged).
+def leading_on(s: HandState, seat: int, mids: list[int]) -> list[bool]:
+    """For each of ``mids`` (stage ids the player to move, not down, may play), whether the staging grown
+    by it can still become a lay-down the judge accepts (``completion`` with it staged).
 
-    Where the richest lay-down decides (``grows_with_points``), it is reckoned by counts for each step
-    (the judge is asked of the richest lay-down of the staging as it stands, and the steps are reckoned
-    by its measure only where it agrees); elsewhere each step's completion is sought."""
+    Where the richest lay-down decides (``grows_with_points``), it is reckoned by counts for each step:
+    a step whose cards are within the richest lay-down of the staging as it stands leads on, any other
+    is reckoned with it staged (the judge's shape rules give each meld's room for wilds, ``wild_room``;
+    the random-play tests hold the reckoning to the judge at every staging position). Elsewhere each
+    step's completion is sought and judged."""
     in_draw = s.phase is DRAW_PHASE
     if not grows_with_points(s, seat, in_draw):
-        return [completion(s, seat, group) is not None for group in groups]
+        pool = s.unstaged_cards(seat)
+        top = s.pile[-1] if s.pile else -1
+        return [completion(s, seat, move_for(pool, top, mid).groups[0]) is not None for mid in mids]
     st = _Staging(s, seat, None, in_draw)
     if in_draw and not _pickup_possible(s, seat, st):
-        return [False] * len(groups)
+        return [False] * len(mids)
     base = _richest(s, seat, st)
     if base is None:  # the staging as it stands can grow into nothing: nor can it with more staged
-        return [False] * len(groups)
-    if _refusal_rule(s, seat, _lay_down(st, base, in_draw), in_draw) is not None:
-        return [completion(s, seat, group) is not None for group in groups]
+        return [False] * len(mids)
     out = []
-    for group in groups:
-        if _within(st, base, group):
+    room = base.points - s.minimums[s.seating.owner_of[seat]]
+    rules = s.rules
+    for mid in mids:
+        step = DECODED[mid]
+        assert step is not None
+        rank, naturals, jokers, deuces = step.kind, step.naturals, step.jokers, step.deuces
+        if _within(base, rank, naturals, jokers, deuces, room, rules):
             out.append(True)
             continue
-        grown = _Staging(s, seat, group, in_draw)
+        grown = st.grown(rank, naturals, jokers, deuces)
         out.append((not in_draw or _pickup_possible(s, seat, grown)) and _richest(s, seat, grown) is not None)
     return out
 
 
-def _within(st: _Staging, additions: Additions, group: Group) -> bool:
-    """True where ``group``'s cards are among what ``additions`` adds to its rank beyond the staged."""
-    added = additions.get(group.rank)
+def might_open(s: HandState, seat: int) -> bool:
+    """False where ``seat`` (play phase, not down, nothing staged) surely cannot open: where the richest
+    lay-down decides (``grows_with_points``) and every natural of the ranks it holds twice or more with
+    every wild falls short of the minimum. True says only that it might (``leading_on`` decides)."""
+    if not grows_with_points(s, seat, False):
+        return True
+    values = s.rules.card_values
+    hand = s.hands[seat]
+    most = hand[JOKER] * values[JOKER] + hand[DEUCE] * values[DEUCE]
+    for rank in NATURAL_RANKS:
+        held = hand[rank]
+        if held >= 2:
+            most += held * values[rank]
+    return most >= s.minimums[s.seating.owner_of[seat]]
+
+
+def _within(
+    base: _Richest, rank: int, naturals: int, jokers: int, deuces: int, room: int, rules: RuleSet
+) -> bool:
+    """True where the richest lay-down ``base`` (``room`` points above the minimum) shows, by counts, that
+    staging ``naturals``, ``jokers`` and ``deuces`` on ``rank`` still leaves a lay-down that makes the
+    minimum; False where it cannot tell (``_richest`` of the grown staging then decides).
+
+    The naturals must be among what ``base`` adds to the rank (or, for a pair beside a wild that ``base``
+    does not lay, make a legal meld with them). Wilds the rank holds beyond ``base``'s come, at no cost,
+    from those ``base`` leaves out or from melds that keep their shape without them, else from pairs
+    given up (costing their naturals and the wilds not moved). Jokers and 2s have the same room in a meld, so
+    wilds of another kind than ``base`` put there are swapped with another meld's; where ``base`` leaves
+    wilds out, a swap may leave out a better one, costing the difference of their values."""
+    values = rules.card_values
+    wilds = jokers + deuces
+    added = base.additions.get(rank)
     if added is None:
-        return False
-    naturals = jokers = deuces = 0
-    for card in group.cards:
-        kind = KIND_OF[card]
-        if kind == JOKER:
-            jokers += 1
-        elif kind == DEUCE:
-            deuces += 1
-        else:
-            naturals += 1
-    return naturals <= added[0] and jokers <= added[1] and deuces <= added[2]
+        if rank == WILD_RANK or naturals != 2 or not wilds:
+            return False
+        least, most = wild_room(rules, rank, naturals, 0)
+        if not least <= wilds <= most:
+            return False
+        extra = wilds
+    else:
+        if naturals > added[0]:
+            return False
+        extra = wilds - added[1] - added[2]
+        if extra > 0 and wilds > base.most[rank]:
+            return False
+        if extra <= 0 and jokers <= added[1] and deuces <= added[2]:
+            return True
+    loss = -naturals * values[rank] if added is None else 0  # a pair laid that base does not lay
+    if extra > 0:
+        free = base.unplaced + sum(base.slack.values()) - base.slack.get(rank, 0)
+        short = extra - free
+        for points, count, pair_rank in base.pairs:
+            if short <= 0:
+                break
+            if pair_rank == rank:
+                continue
+            used = min(count, short)  # those move onto the rank; the pair's others may be left out
+            loss += points + (count - used) * max(values[JOKER], values[DEUCE])
+            short -= used
+        if short > 0:
+            return False
+    if not base.every_wild:
+        loss += wilds * abs(values[JOKER] - values[DEUCE])
+    return loss <= room
 
 
 def _pickup_possible(s: HandState, seat: int, st: _Staging) -> bool:
@@ -228,7 +319,22 @@ def _ranks(s: HandState, seat: int, st: _Staging) -> list[int]:
     return out
 
 
-def _richest(s: HandState, seat: int, st: _Staging) -> Additions | None:
+class _Richest(NamedTuple):
+    """The richest lay-down of a staging: what it adds to each rank, its points, whether it places every
+    wild the seat has not staged (``unplaced``: how many it leaves out), and per meld the most wilds it
+    may add (``most``) and the wilds it could give up and keep its shape (``slack``); ``pairs``: the
+    pairs it lays beside wilds, as (points of their naturals, wilds added, rank), cheapest first."""
+
+    additions: Additions
+    points: int
+    every_wild: bool
+    unplaced: int
+    most: dict[int, int]
+    slack: dict[int, int]
+    pairs: list[tuple[int, int, int]]
+
+
+def _richest(s: HandState, seat: int, st: _Staging) -> _Richest | None:
     """What the lay-down worth the most points the staging can grow into adds to each rank, where it
     reaches the opening minimum; None where it does not, or where the staged groups can take no legal
     shape. Reckoned by counts: every natural of each staged rank and of each rank held three times or
@@ -240,6 +346,7 @@ def _richest(s: HandState, seat: int, st: _Staging) -> Additions | None:
     kinds = st.pool_kinds
     counts = st.counts
     top = st.top
+    memo = _rooms(rules)
     fixed: list[tuple[int, int, int, int]] = []  # rank, naturals added, least and most wilds added
     pairs: list[tuple[int, int, int, int]] = []  # rank, points, least and most wilds added
     points = 0
@@ -249,7 +356,7 @@ def _richest(s: HandState, seat: int, st: _Staging) -> Additions | None:
         if row is None and rank != top:
             if added < 2:
                 continue
-            least, most = wild_room(rules, rank, added, 0)
+            least, most = _room(rules, memo, rank, added, 0)
             if least > most:
                 continue
             if least == 0:
@@ -260,7 +367,7 @@ def _richest(s: HandState, seat: int, st: _Staging) -> Additions | None:
             continue
         naturals, jokers, deuces = (row[0], row[1], row[2]) if row is not None else (0, 0, 0)
         total = naturals + added + (1 if rank == top else 0)
-        least, most = wild_room(rules, rank, total, jokers + deuces)
+        least, most = _room(rules, memo, rank, total, jokers + deuces)
         if least > most:
             return None
         fixed.append((rank, added, least, most))
@@ -271,11 +378,11 @@ def _richest(s: HandState, seat: int, st: _Staging) -> Additions | None:
     wild_meld: tuple[int, int] | None = None  # least and most wilds the wild meld takes
     if wild_row is not None:
         points += wild_row[1] * values[JOKER] + wild_row[2] * values[DEUCE]
-        wild_meld = wild_room(rules, WILD_RANK, 0, wild_row[1] + wild_row[2])
+        wild_meld = _room(rules, memo, WILD_RANK, 0, wild_row[1] + wild_row[2])
         if wild_meld[0] > wild_meld[1]:
             return None
     elif rules.wild_melds:
-        room = wild_room(rules, WILD_RANK, 0, 0)
+        room = _room(rules, memo, WILD_RANK, 0, 0)
         if room[0] <= room[1]:
             wild_meld = room
     wilds = st.jokers + st.deuces
@@ -321,6 +428,8 @@ def _richest(s: HandState, seat: int, st: _Staging) -> Additions | None:
         groups.append((WILD_RANK, 0, wild_meld[0], wild_meld[1]))
     left = wilds - sum(g[2] for g in groups)
     additions: Additions = {}
+    mosts: dict[int, int] = {}
+    slack: dict[int, int] = {}
     best_left = best_count
     for rank, naturals, least, most in groups:
         extra = min(most - least, left)
@@ -332,7 +441,10 @@ def _richest(s: HandState, seat: int, st: _Staging) -> Additions | None:
             additions[rank] = (naturals, better, count - better)
         else:
             additions[rank] = (naturals, count - better, better)
-    return additions
+        mosts[rank] = most
+        slack[rank] = extra
+    laid_pairs = sorted((p[1], additions[p[0]][1] + additions[p[0]][2], p[0]) for p in pairs[:taken])
+    return _Richest(additions, total, left == 0, left, mosts, slack, laid_pairs)
 
 
 def _lay_down(st: _Staging, additions: Additions, in_draw: bool) -> Move:

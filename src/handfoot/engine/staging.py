@@ -32,7 +32,7 @@ from __future__ import annotations
 from typing import Final
 
 from handfoot import cards as C
-from handfoot.engine.completion import leading_on, stages_every_card
+from handfoot.engine.completion import leading_on, might_open, stages_every_card
 from handfoot.engine.errors import Refusal
 from handfoot.engine.melding import meld_refusal
 from handfoot.engine.moves import (
@@ -123,6 +123,8 @@ def stage_ids(s: HandState, seat: int, mode: int) -> list[int]:
     "turn"``, set aside the Hand's last card and so pick up the Foot."""
     if mode == NONE:
         return []
+    if mode == OPENING and not s.staged and not might_open(s, seat) and not picks_up_foot_possible(s, seat):
+        return []
     candidates = _stage_candidates(s, seat, mode)
     if not candidates:
         return candidates
@@ -178,13 +180,13 @@ def _leading_somewhere(s: HandState, seat: int, mode: int, candidates: list[int]
         return [
             mid for mid in candidates if _black_threes_complete(s, seat, move_for(pool, top, mid).groups[0])
         ]
-    groups = [move_for(pool, top, mid).groups[0] for mid in candidates]
-    leads = leading_on(s, seat, groups)
-    foot_path = picks_up_foot_possible(s, seat)
+    leads = leading_on(s, seat, candidates)
+    if not picks_up_foot_possible(s, seat):
+        return [mid for mid, lead in zip(candidates, leads, strict=True) if lead]
     return [
         mid
-        for mid, group, lead in zip(candidates, groups, leads, strict=True)
-        if lead or (foot_path and stages_every_card(s, seat, group))
+        for mid, lead in zip(candidates, leads, strict=True)
+        if lead or stages_every_card(s, seat, move_for(pool, top, mid).groups[0])
     ]
 
 
