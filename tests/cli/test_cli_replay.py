@@ -136,6 +136,22 @@ def test_json_at_a_rule_broken(tmp_path: Path) -> None:
     assert "at least 50" in error["message"]
 
 
+def test_json_at_a_move_after_the_game_is_over(tmp_path: Path) -> None:
+    """docs/records.md: a move once the game is over is refused under rule ``game_end`` (seat 1 goes out
+    past the 500 the game is played to, then a draw follows): the position is the finished game."""
+    result = run(tmp_path, record([*OUT, "draw"]), "--json")
+    assert result.exit_code == 1
+    out = json.loads(result.stdout)
+    assert out["error"] == {
+        "code": "refused",
+        "index": len(OUT),
+        "move": "draw",
+        "rule": "game_end",
+        "message": "The game is over.",
+    }
+    assert out["finished"] is True and out["to_move"] is None and out["totals"] == [-145, 870]
+
+
 def test_json_at_text_that_is_not_a_move(tmp_path: Path) -> None:
     result = run(tmp_path, record(["drew"]), "--json")
     assert result.exit_code == 1
