@@ -36,7 +36,7 @@ COUNT_KEYS: dict[str, str] = {
 FLAG_KEYS: dict[str, str] = {"went_out": "true for the side that went out"}
 SIDE_KEYS: tuple[str, ...] = (*COUNT_KEYS, *FLAG_KEYS)
 SHAPE = '{"sides": [{"clean_books": 1, "melded_points": 250, "went_out": true}, ...]}'
-# Largest count accepted: far above any real hand (a 12-deck shoe holds 720 cards), and small enough
+# Largest count accepted: far above any real hand (a 16-deck shoe holds 960 cards), and small enough
 # that with the rules' bounds (rules.validate.MAX_POINTS) 100 hands stay far inside JSON's exact 2**53.
 MAX_COUNT = 10**6
 

@@ -114,13 +114,13 @@ from handfoot.rules.options import BOOK_ANY
 from helpers.dead_ends import dead_ends, describe
 from helpers.play import RandomPlayer, card_counts, shoe_counts
 
-# Seven and eight seats come last (a stable sort), so that every other case keeps its seed.
+# Seven seats or more come last (a stable sort), so that every other case keeps its seed.
 CASES = sorted(
     ((name, players) for name in PRESET_NAMES for players in preset(name).players_allowed),
     key=lambda case: case[1] > 6,
 )
-# Hands per case by player count (more seats, longer hands): 1,906 hands over the 22 cases.
-HANDS = {2: 110, 3: 110, 4: 100, 5: 70, 6: 60, 7: 40, 8: 36}
+# Hands per case by player count (more seats, longer hands): 2,070 hands over the 28 cases.
+HANDS = {2: 110, 3: 110, 4: 100, 5: 70, 6: 60, 7: 40, 8: 36, 9: 24, 10: 20}
 FULL_EVERY = 100  # every check at every step of hand 0 (and 100, 200, ...) of each case
 DEEP_RATE = 0.005  # and deep checks at this share of the other steps
 REPLAY_RATE = 0.15  # share of hands replayed from the record at a random step (and every game's end)
@@ -654,7 +654,13 @@ def run_case(
 def expected_events(name: str, players: int, overrides: dict[str, object] | None = None) -> list[str]:
     """What random play must reach under these rules (event names and counters of ``run_case``)."""
     rules = apply_overrides(preset(name), overrides or {})
-    need = ["foot", "books", "went_out", "melded", "deep steps"]
+    need = ["foot", "books", "melded", "deep steps"]
+    # Under marmot's own rules at nine and ten seats random players go out in about one hand of 25 (3 of 80
+    # hands at nine seats, 3 of 60 at ten: the stock runs out first), too rare for the few hands a case of
+    # that many seats plays; the scenario marmot/deal-ten-players-one-goes-out plays a seat out at ten.
+    rare_out = name == "marmot" and not overrides and players >= 9
+    if not rare_out:
+        need.append("went_out")
     if rules.pickup_allowed:
         need.append("took_pile")
     if rules.split_draw:

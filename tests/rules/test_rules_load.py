@@ -238,9 +238,16 @@ def test_wrong_type_is_refused(tmp_path: Path, text: str, option: str, value: ob
         ("hand_size = 0\n", "hand_size", 0, "from 1 to 30"),
         ("book_size = 25\n", "book_size", 25, "from 3 to 20"),
         ("draw_count = 0\n", "draw_count", 0, "from 1 to 5"),
-        ("players_allowed = [4, 9]\n", "players_allowed", [4, 9], "player counts from 2 to 8"),
+        ("players_allowed = [4, 11]\n", "players_allowed", [4, 11], "player counts from 2 to 10"),
         ("default_players = 7\n", "default_players", 7, "one of [2, 3, 4, 5, 6]"),
-        ("partners_at = [3]\n", "partners_at", [3], "even player counts of 4, 6 or 8"),
+        ("partners_at = [3]\n", "partners_at", [3], "even player counts of 4, 6, 8 or 10"),
+        ("partners_at = [12]\n", "partners_at", [12], "even player counts of 4, 6, 8 or 10"),
+        (
+            "players_allowed = [4, 10]\ndecks_by_players = { 10 = 17 }\n",
+            "decks_by_players",
+            {10: 17},
+            "player counts from 2 to 10 mapped to 1 to 16 decks",
+        ),
         ("pickup_count = 1\n", "pickup_count", 1, "0 (the whole pile) or 2 or more"),
         ("pickup_naturals_on_meld = 3\n", "pickup_naturals_on_meld", 3, "from 0 to 2"),
         ("opening_thresholds = [5000, 3000]\n", "opening_thresholds", [5000, 3000], "strictly rising"),
@@ -419,10 +426,14 @@ def test_the_new_options_say_what_is_allowed() -> None:
     assert rules.wild_book_counts_clean and rules.split_draw
 
 
-def test_family_seats_up_to_eight() -> None:
-    """family: "(number_of_players + 1)" decks and no most players: eight seats, nine decks."""
-    rules = load_rules("family")
-    assert max(rules.players_allowed) == 8 and rules.decks_for(8) == 9
+def test_family_and_marmot_seat_up_to_ten() -> None:
+    """family (002), 1. Setup: "Use (number_of_players + 1) standard 52-card decks", and marmot (003),
+    Requirements: "Two more decks of playing cards than players in the game": neither names a most
+    players, so both seat two to ten, with eleven and twelve decks at ten."""
+    family, marmot = load_rules("family"), load_rules("marmot")
+    assert family.players_allowed == marmot.players_allowed == tuple(range(2, 11))
+    assert [family.decks_for(p) for p in (9, 10)] == [10, 11]
+    assert [marmot.decks_for(p) for p in (7, 9, 10)] == [9, 11, 12]
 
 
 def test_per_hand_lists_give_one_value_per_hand() -> None:

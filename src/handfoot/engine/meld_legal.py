@@ -51,7 +51,7 @@ NATURAL_RANKS: Final = C.NATURAL_KINDS
 # three), the size of the owner's meld of it (-1: none) and the wilds in that meld, packed in one int by
 # ``rank_key`` (an int is cheaper to hash than a tuple).
 RankKey = int
-# A shoe holds at most 12 decks of 60 cards, fewer than ``_FIELD``: a meld's size and wilds fit a field.
+# A shoe holds at most 16 decks of 60 cards, fewer than ``_FIELD``: a meld's size and wilds fit a field.
 _FIELD: Final = 1024
 # Counts held a rank's ids tell apart: 0 to 3 (no group takes more than three of a rank).
 _COUNTS: Final = 4

@@ -199,7 +199,7 @@ class RuleSet:
     # --- 1. table and deal
     players_allowed: tuple[int, ...] = field(
         default=(2, 3, 4, 5, 6),
-        metadata=_meta("Player counts this rule set can be played with (2 to 8).", "table"),
+        metadata=_meta("Player counts this rule set can be played with (2 to 10).", "table"),
     )
     default_players: int = field(default=4, metadata=_meta("Player count used when none is given.", "table"))
     partners_at: tuple[int, ...] = field(

@@ -7,11 +7,16 @@ from handfoot.rules.errors import RuleError
 from handfoot.rules.options import BlackThreeBooks, OpeningBy, RuleSet, WildLimit
 
 MIN_PLAYERS = 2
-MAX_PLAYERS = 8
+# The most seats a rule set may name: the sheets whose deck count grows with the players ("(number_of_players
+# + 1)" decks, 002 family; "Two more decks ... than players", 003 marmot) name no largest table, and ten is
+# the most the program deals for (docs/rules.md, "Where a preset reads its sheet word for word").
+MAX_PLAYERS = 10
+# The most decks a shoe may hold: ten players and the most ``decks_extra`` allows.
+MAX_DECKS = 16
 
 # The largest points any one scoring option may give or take away, the largest card value and the
-# largest total a game may play to. With at most 12 decks of 60 cards, 100 hands a game and these bounds,
-# no hand scores more than about 10**8 points and no game's total passes 10**10 in size: far inside
+# largest total a game may play to. With at most MAX_DECKS decks of 60 cards, 100 hands a game and these
+# bounds, no hand scores more than about 10**8 points and no game's total passes 10**10 in size: far inside
 # 64-bit integers and the 2**53 a JSON reader keeps exactly. docs/rules.md lists them ("Ranges").
 MAX_POINTS = 100_000
 MAX_CARD_VALUE = 1_000
@@ -25,7 +30,7 @@ OPTION_RANGES: dict[str, tuple[int, int]] = {
     "players_allowed": (MIN_PLAYERS, MAX_PLAYERS),
     "default_players": (MIN_PLAYERS, MAX_PLAYERS),
     "partners_at": (4, MAX_PLAYERS),
-    "decks_extra": (0, 6),
+    "decks_extra": (0, MAX_DECKS - MAX_PLAYERS),
     "jokers_per_deck": (0, 8),
     "hand_size": (1, 30),
     "foot_size": (1, 30),
@@ -113,11 +118,15 @@ def _validate(rules: RuleSet) -> RuleSet:
         raise RuleError("default_players", rules.default_players, f"one of {list(rules.players_allowed)}")
     for count in rules.partners_at:
         if count % 2 or count < 4 or count > MAX_PLAYERS:
-            raise RuleError("partners_at", list(rules.partners_at), "even player counts of 4, 6 or 8")
+            evens = ", ".join(str(even) for even in range(4, MAX_PLAYERS, 2))
+            allowed = f"even player counts of {evens} or {MAX_PLAYERS}"
+            raise RuleError("partners_at", list(rules.partners_at), allowed)
     for count, decks in rules.decks_by_players:
-        if not MIN_PLAYERS <= count <= MAX_PLAYERS or not 1 <= decks <= 12:
+        if not MIN_PLAYERS <= count <= MAX_PLAYERS or not 1 <= decks <= MAX_DECKS:
             raise RuleError(
-                "decks_by_players", dict(rules.decks_by_players), f"{allowed_players} mapped to 1 to 12 decks"
+                "decks_by_players",
+                dict(rules.decks_by_players),
+                f"{allowed_players} mapped to 1 to {MAX_DECKS} decks",
             )
     if not rules.opening_minimums or any(m < 0 for m in rules.opening_minimums):
         raise RuleError("opening_minimums", list(rules.opening_minimums), "a non-empty list of points >= 0")
