@@ -286,6 +286,25 @@ def test_a_number_of_sides_no_table_has_is_refused(rules: str, sides: int) -> No
     assert_refused(result, f"the pad lists {sides} side", "a table under", status=1)
 
 
+def test_marmot_and_family_pads_of_ten_and_nine_sides() -> None:
+    """marmot (003), Requirements: "Two more decks of playing cards than players" and family (002),
+    1. Setup: "(number_of_players + 1)" decks name no most players: a pad of ten (marmot, each for
+    themselves at ten) or nine (family) sides is scored, eleven sides are refused. marmot: a red book
+    500, a black book 300, no going-out bonus, a red 3 held -300; family: no book bonus, going out 100."""
+    marmot = [{"clean_books": 1, "dirty_books": 1, "melded_points": 330, "went_out": True}]
+    marmot += [{"held_points": 40}] * 8 + [{"red_threes": 1, "held_points": 5}]
+    result = run("score", "--rules", "marmot", "--json", "-", stdin=json.dumps({"sides": marmot}))
+    assert result.exit_code == 0, result.output
+    assert json.loads(result.stdout) == {"scores": [1130] + [-40] * 8 + [-305]}
+    family = [{"clean_books": 1, "dirty_books": 1, "melded_points": 200, "went_out": True}]
+    family += [{"melded_points": 60, "held_points": 75}] * 8
+    result = run("score", "--rules", "family", "--json", "-", stdin=json.dumps({"sides": family}))
+    assert result.exit_code == 0, result.output
+    assert json.loads(result.stdout) == {"scores": [300] + [-15] * 8}
+    result = score_stdin(json.dumps({"sides": [{}] * 11}), rules="marmot")
+    assert_refused(result, "the pad lists 11 sides", "2, 3, 5, 6, 7, 8, 9 or 10 sides", status=1)
+
+
 def test_errors_are_json_on_stdout_with_json(tmp_path: Path) -> None:
     """--json: the error object on stdout, nothing on stderr, the same exit status."""
     result = run("score", "-r", "kitchen-table", "--json", "-", stdin='{"sides": [{"went_out": 1}, {}]}')

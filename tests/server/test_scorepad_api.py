@@ -75,11 +75,25 @@ def test_options_and_players_change_the_sides(base: str) -> None:
     assert data["hands"][0]["scores"] == [250, 0]
 
 
+def test_a_table_of_ten_scores_ten_sides(base: str) -> None:
+    """marmot (003), Requirements: "Two more decks of playing cards than players in the game" names no
+    most players: ten players, each for themselves, make ten sides. The first goes out with a red and a
+    black book (500 + 300) and 330 on the table (no going-out bonus); the others hold 40 each."""
+    hand = [{"clean_books": 1, "dirty_books": 1, "melded_points": 330, "went_out": True}] + [
+        {"held_points": 40}
+    ] * 9
+    data = score(base, preset="marmot", players=10, hands=[hand]).json()
+    assert data["sides"] == [[seat] for seat in range(10)]
+    assert data["hands"][0]["scores"] == [1130] + [-40] * 9
+    assert data["next_minimums"] == [90] * 10  # "Round 2: 90 points"
+
+
 @pytest.mark.parametrize(
     ("body", "words"),
     [
         ({"preset": "nope"}, 'preset "nope" does not exist'),
         ({"preset": "kitchen-table", "players": 7}, "players is 7"),
+        ({"preset": "marmot", "players": 11}, "players is 11; marmot allows 2, 3, 4, 5, 6, 7, 8, 9, 10"),
         ({"preset": "kitchen-table", "options": {"hand_size": 0}}, "hand_size"),
         ({"preset": "kitchen-table", "hands": [[{}]]}, "hands[0] lists 1 side;"),
         ({"preset": "kitchen-table", "hands": [[{"went_out": True}, {"went_out": True}]]}, "only one side"),
