@@ -97,6 +97,7 @@ def test_bad_hello_closes_with_a_reason(base: str) -> None:
         ({"preset": "kitchen-table", "options": {"no_such_option": 1}}, 422, "unknown option"),
         ({"preset": "kitchen-table", "options": {"extends": "family"}}, 422, "cannot hold 'extends'"),
         ({"preset": "in-laws", "players": 3}, 422, "players is 3; in-laws allows 4"),
+        ({"preset": "marmot", "players": 11}, 422, "players is 11; marmot allows 2, 3, 4, 5, 6, 7, 8, 9, 10"),
         ({"preset": "kitchen-table", "players": 2, "seats": [{"kind": "invite"}]}, 422, "exactly 2"),
         ({"preset": "kitchen-table", "seats": [{"kind": "robot"}]}, 422, "seats[0].kind"),
         (
@@ -118,6 +119,17 @@ def test_bad_tables_are_refused_with_the_reason(
     assert response.status_code == status
     assert says in response.json()["error"]["message"], response.json()
     assert len(httpx.get(f"{base}/api/tables").json()) == before
+
+
+def test_a_table_of_ten_players(base: str) -> None:
+    """family (002), 1. Setup: "Use (number_of_players + 1) standard 52-card decks" names no most
+    players: a table of ten, one invitation and nine bots, each for themselves."""
+    seats = [{"kind": "invite"}] + [{"kind": "bot", "bot": "random"}] * 9
+    response = create(base, {"preset": "family", "players": 10, "seats": seats})
+    assert response.status_code == 201, response.json()
+    table = response.json()["table"]
+    assert table["players"] == 10 and len(table["seats"]) == 10
+    assert len(response.json()["invites"]) == 1
 
 
 def test_a_table_of_presets_and_overrides(base: str) -> None:
