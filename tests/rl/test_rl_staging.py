@@ -152,6 +152,10 @@ def test_an_illegal_action_is_refused_and_changes_nothing() -> None:
     assert env.last()[1] == 5.0 and env.game.state.move_count == 0
     with pytest.raises(ValueError, match="players=7"):
         HandFootEnv("kitchen-table", 7)
+    # family (002) and marmot (003) seat up to ten, but the observation has six seat slots (docs/rl.md)
+    for name, players in (("family", 7), ("marmot", 10)):
+        with pytest.raises(ValueError, match=f"players={players}: the observation has room for 6 seats"):
+            HandFootEnv(name, players)
     with pytest.raises(ValueError, match="reward='score'"):
         HandFootEnv("kitchen-table", reward="score")
 

@@ -84,12 +84,18 @@ def checked_players(
 ) -> int:
     """The player count an environment of ``rules`` plays (``players``, or the rules' default), once the
     settings every environment shares are checked: ValueError naming the setting, its value and what is
-    allowed for a count the rules do not seat, an unknown ``reward``, ``reward_at`` or ``illegal``, or a
-    ``max_cycles`` below 1."""
+    allowed for a count the rules do not seat or the observation has no room for (more than
+    ``MAX_SEATS``), an unknown ``reward``, ``reward_at`` or ``illegal``, or a ``max_cycles`` below 1."""
     count = rules.default_players if players is None else players
     if count not in rules.players_allowed:
         allowed = list(rules.players_allowed)
         raise ValueError(f"players={count}: {rules.name} is played by one of {allowed}")
+    if count > MAX_SEATS:
+        seated = [p for p in rules.players_allowed if p <= MAX_SEATS]
+        raise ValueError(
+            f"players={count}: the observation has room for {MAX_SEATS} seats at most; "
+            f"{rules.name} plays here with one of {seated}"
+        )
     if reward not in REWARDS:
         raise ValueError(f"reward={reward!r}: use 'zero_sum', 'points' or 'win'")
     if reward_at not in REWARD_AT:

@@ -17,7 +17,7 @@ from typing import NamedTuple
 from handfoot import cards as C
 from handfoot.engine import Phase
 
-MAX_SEATS = 6  # the most players any rule set seats; also the most sides and meld owners
+MAX_SEATS = 6  # the most players an environment seats (a rule set up to 10); also the most sides, owners
 KINDS = C.NUM_KINDS
 POINTS_SCALE = 100.0
 # Every entry lies within these bounds (card counts are at most a few hundred; points are divided by 100).
