@@ -301,6 +301,12 @@ def test_play_at_a_server_table_by_its_seat_link(tmp_path: Path) -> None:
     ("args", "status", "said"),
     [
         (["--players", "9"], 1, "is played by"),
+        (["--rules", "family", "--players", "11"], 1, "family is played by 2, 3, 4, 5, 6, 7, 8, 9 or 10"),
+        (  # family (002) seats ten; the terminal's seats are named You, West, ... Southwest
+            ["--rules", "family", "--players", "9"],
+            1,
+            "the terminal table seats up to 8 players, not 9; family plays here with 2, 3, 4, 5, 6, 7 or 8",
+        ),
         (["--bots", "nobot"], 2, "unknown bot"),
         (["--rules", "no-such-rules"], 2, "no-such-rules"),
         (["http://127.0.0.1:1/watch/abc#key=k"], 2, "no /play/TABLE"),

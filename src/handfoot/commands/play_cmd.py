@@ -20,6 +20,7 @@ import typer
 from handfoot.commands import EXIT_REFUSED, fail, players_or_fail, rules_or_fail
 from handfoot.protocol.link import LinkError, parse_seat_link
 from handfoot.sim.seats import check_seat, split_seats
+from handfoot.wording import alternatives
 
 
 def register(app: typer.Typer) -> None:
@@ -52,7 +53,7 @@ def play_command(
 ) -> None:
     """Play Hand and Foot in the terminal: against bots here, or at a server table with a seat link."""
     from handfoot.tui.app import PlayApp
-    from handfoot.tui.source import LiveTable, LocalTable, TableSource
+    from handfoot.tui.source import SEAT_NAMES, LiveTable, LocalTable, TableSource
 
     if bot_delay < 0 or hint_seconds < 0:
         fail("--bot-delay and --hint-seconds are 0 or more seconds")
@@ -70,6 +71,13 @@ def play_command(
     else:
         rule_set = rules_or_fail(rules)
         count = players_or_fail(rule_set, players)
+        if count > len(SEAT_NAMES):  # the terminal table names each seat by where it sits
+            seated = alternatives([p for p in rule_set.players_allowed if p <= len(SEAT_NAMES)])
+            fail(
+                f"the terminal table seats up to {len(SEAT_NAMES)} players, not {count}; "
+                f"{rule_set.name} plays here with {seated} (more at a server table: handfoot serve)",
+                EXIT_REFUSED,
+            )
         specs = split_seats(bots)
         try:
             for spec in specs:
