@@ -119,8 +119,8 @@ CASES = sorted(
     ((name, players) for name in PRESET_NAMES for players in preset(name).players_allowed),
     key=lambda case: case[1] > 6,
 )
-# Hands per case by player count (more seats, longer hands): 2,070 hands over the 28 cases.
-HANDS = {2: 110, 3: 110, 4: 100, 5: 70, 6: 60, 7: 40, 8: 36, 9: 24, 10: 20}
+# Hands per case by player count (more seats, longer hands): 2,042 hands over the 28 cases.
+HANDS = {2: 110, 3: 110, 4: 100, 5: 70, 6: 60, 7: 40, 8: 36, 9: 16, 10: 14}
 FULL_EVERY = 100  # every check at every step of hand 0 (and 100, 200, ...) of each case
 DEEP_RATE = 0.005  # and deep checks at this share of the other steps
 REPLAY_RATE = 0.15  # share of hands replayed from the record at a random step (and every game's end)

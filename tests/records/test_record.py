@@ -174,6 +174,17 @@ def test_players_the_preset_does_not_allow() -> None:
         parse_record(data)
 
 
+def test_ten_players_of_marmot_and_no_more() -> None:
+    """marmot (003), Requirements: "Two more decks of playing cards than players in the game" names no
+    most players: a record of ten reads and plays (twelve decks); eleven is refused naming the counts."""
+    data: dict[str, Any] = {"rules": "marmot", "players": 10, "seed": 3, "moves": ["draw"]}
+    game, error = replay(parse_record(data))
+    assert error is None and game.players == 10 and len(game.state.stock) == 12 * 54 - 10 * 20 - 2
+    data["players"] = 11
+    with pytest.raises(RecordError, match=r"players is 11; marmot allows 2, 3, 4, 5, 6, 7, 8, 9, 10$"):
+        parse_record(data)
+
+
 def test_a_later_deal_is_checked_before_any_move() -> None:
     """An explicit deal for the second hand is checked when the record is read, not when it is dealt."""
     data = base()
