@@ -27,7 +27,7 @@ import signal
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
-from typing import Annotated, NoReturn
+from typing import Annotated, Any, NoReturn
 
 import typer
 from rich.console import Console
@@ -110,6 +110,14 @@ OnBotErrorOpt = Annotated[
     ),
 ]
 FallbackOpt = Annotated[str, typer.Option("--fallback-bot", help="The bot that takes a failed seat over.")]
+DuplicateOpt = Annotated[
+    bool,
+    typer.Option(
+        "--duplicate",
+        help="Play each deal once per rotation of the seats (--games counts deals) and pair the results "
+        "by deal.",
+    ),
+]
 QuietOpt = Annotated[bool, typer.Option("--quiet", "-q", help="No progress on standard error.")]
 SchedulerOpt = Annotated[
     str | None,
@@ -141,6 +149,7 @@ def simulate_command(
     move_time: MoveTimeOpt = DEFAULT_MOVE_TIME,
     on_bot_error: OnBotErrorOpt = "forfeit",
     fallback_bot: FallbackOpt = "heuristic",
+    duplicate: DuplicateOpt = False,
 ) -> None:
     """Play bots against each other and report who wins, by how much and how fast."""
     json_errors(json_output)
@@ -161,6 +170,7 @@ def simulate_command(
             fallback=fallback_bot,
             records=records is not None,
             trajectory_seats=recorded,
+            duplicate=duplicate,
         )
         check_config(config)
         check_outputs(games_out, records, trajectories)
@@ -320,14 +330,32 @@ def half(interval: list[float]) -> float:
     return (interval[1] - interval[0]) / 2
 
 
+def plus_minus(value: float, interval: list[float], constant: bool, digits: int = 0) -> str:
+    """``value ±half`` of a mean and its interval, or ``value (all equal)`` when the measure has no
+    spread (an interval of no width is not a finding)."""
+    if constant:
+        return f"{value:.{digits}f} (all equal)"
+    return f"{value:.{digits}f} ±{half(interval):.{digits}f}"
+
+
+def interval_words(interval: list[float], constant: bool, unit: str, value: float) -> str:
+    """``low to high`` of a signed interval, or ``none: every UNIT +value`` when the values are all the
+    same."""
+    if constant:
+        return f"none: every {unit} {value:+.4g}"
+    low, high = interval
+    return f"{low:+.4g} to {high:+.4g}"
+
+
 def print_summary(summary: Summary, console: Console) -> None:
     """The tables of a tournament: one row per side, then the pace of play and any capped games."""
     data = summary.to_json()
     config = summary.config
     unit = summary.unit()
+    dealt = f" ({plural(config.games, 'deal')} x {config.rotations()} rotations)" if config.duplicate else ""
     table = Table(
-        title=f"{config.rules.name}, {config.players} players, {plural(data[unit], unit[:-1])}, "
-        f"seed {config.seed}"
+        title=f"{config.rules.name}, {config.players} players, {plural(data[unit], unit[:-1])}{dealt}, "
+        f"seed {config.seed}" + (": by seat position, the bots rotating" if config.duplicate else "")
     )
     for column in (
         "side (seats)",
@@ -336,6 +364,7 @@ def print_summary(summary: Summary, console: Console) -> None:
         "win rate",
         "95% CI",
         "score/hand",
+        "margin/hand",
         "went out",
         "ms/decision",
     ):
@@ -350,10 +379,15 @@ def print_summary(summary: Summary, console: Console) -> None:
             f"{100 * side['win_rate']:.1f}%",
             f"{100 * low:.1f}–{100 * high:.1f}%",
             f"{side['mean_hand_score']:.0f} ±{half(side['mean_hand_score_ci95']):.0f}",
+            plus_minus(
+                side["mean_hand_margin"], side["mean_hand_margin_ci95"], side["mean_hand_margin_constant"]
+            ),
             f"{100 * side['went_out_rate']:.0f}%",
             f"{ms['mean']:.2f} (max {ms['max']:.0f})",
         )
     console.print(table)
+    if data["duplicate"] is not None:
+        print_lineups(data["duplicate"], console)
     ms = data["decision_ms"]
     console.print(
         f"hands per game {data['hands_per_game']:.2f} ±{half(data['hands_per_game_ci95']):.2f}, "
@@ -374,3 +408,30 @@ def print_summary(summary: Summary, console: Console) -> None:
             f"{config.max_moves} moves; "
             "they were stopped there and decided by the totals of their finished hands."
         )
+
+
+def print_lineups(duplicate: dict[str, Any], console: Console) -> None:
+    """The duplicate deals' table: per lineup (the bots given a side's seats), its share of the win and
+    its margin per hand, each a mean over the deals with its paired 95% interval."""
+    table = Table(
+        title=f"by lineup, paired over {plural(duplicate['deals'], 'deal')} "
+        f"(each played in {duplicate['rotations']} rotations)"
+    )
+    for column in ("lineup (seats)", "bots", "win share", "95% CI", "margin/hand", "95% CI "):
+        table.add_column(column, justify="left" if column in ("lineup (seats)", "bots") else "right")
+    for row in duplicate["lineups"]:
+        low, high = row["win_share_ci95"]
+        share = "all equal" if row["win_share_constant"] else f"{100 * low:.1f}–{100 * high:.1f}%"
+        margin_low, margin_high = row["mean_hand_margin_ci95"]
+        margin = (
+            "all equal" if row["mean_hand_margin_constant"] else f"{margin_low:+.0f} to {margin_high:+.0f}"
+        )
+        table.add_row(
+            ",".join(str(s) for s in row["seats"]),
+            ",".join(row["bots"]),
+            f"{100 * row['win_share']:.1f}%",
+            share,
+            f"{row['mean_hand_margin']:+.0f}",
+            margin,
+        )
+    console.print(table)

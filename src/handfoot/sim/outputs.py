@@ -14,22 +14,27 @@ from pathlib import Path
 from typing import IO, Any
 
 from handfoot.engine.state import Seating
+from handfoot.sim.stats import hand_margins
 from handfoot.sim.tournament import GameOutcome, TournamentConfig
 
 
 def game_line(
     config: TournamentConfig, sides: Sequence[Sequence[int]], outcome: GameOutcome
 ) -> dict[str, Any]:
-    """One game as a ``--games-out`` line: ``{"index", "seed", "dealer", "seats", "sides", "totals",
-    "hand_scores", "went_out", "moves_per_hand", "winner", "capped"}``."""
+    """One game as a ``--games-out`` line: ``{"index", "deal", "rotation", "seed", "dealer", "seats",
+    "sides", "totals", "hand_scores", "hand_margins", "went_out", "moves_per_hand", "winner", "capped"}``
+    (``seats``: the specs of this game's seats, rotated with duplicate deals)."""
     return {
         "index": outcome.index,
+        "deal": outcome.deal,
+        "rotation": outcome.rotation,
         "seed": outcome.seed,
         "dealer": outcome.dealer,
-        "seats": list(config.seats),
+        "seats": outcome.seats or list(config.seats),
         "sides": [list(seats) for seats in sides],
         "totals": outcome.totals,
         "hand_scores": outcome.hand_scores,
+        "hand_margins": hand_margins(outcome.hand_scores),
         "went_out": outcome.went_out,
         "moves_per_hand": outcome.moves_per_hand,
         "winner": outcome.winner(),
@@ -139,7 +144,7 @@ class GameFiles:
                 "game": outcome.index,
                 "game_seed": outcome.seed,
                 "dealer": outcome.dealer,
-                "seats": list(self.config.seats),
+                "seats": outcome.seats or list(self.config.seats),
                 "totals": outcome.totals,
             }
             write_npz(self.trajectories / trajectory_name(outcome.index), outcome.trajectory, meta)

@@ -1,4 +1,5 @@
-"""Statistics for tournaments: Wilson intervals and win counting with half wins for draws."""
+"""Statistics for tournaments: Wilson and t intervals, win counting with half wins for draws, score
+margins, and whether a measure has any spread at all."""
 
 from __future__ import annotations
 
@@ -99,3 +100,29 @@ def mean_interval(values: Sequence[float]) -> tuple[float, float]:
     spread = math.sqrt(sum((v - centre) ** 2 for v in values) / (n - 1))
     half = t_quantile_975(n - 1) * spread / math.sqrt(n)
     return (centre - half, centre + half)
+
+
+def is_constant(values: Sequence[float]) -> bool:
+    """Whether every value is the same (true of one value and of none): a measure with no spread, whose
+    interval would only repeat its mean."""
+    return all(value == values[0] for value in values[1:]) if values else True
+
+
+def interval_json(values: Sequence[float]) -> tuple[float, list[float], bool]:
+    """``(mean, [low, high], constant)``: the mean of ``values``, its 95% interval (``mean_interval``),
+    and whether the values are all equal (``is_constant``; the interval is then no interval at all)."""
+    return mean(values), list(mean_interval(values)), is_constant(values)
+
+
+def hand_margins(hand_scores: Sequence[Sequence[float]]) -> list[list[float]]:
+    """Per hand, each side's score margin: its score less the mean score of the other sides (with two
+    sides, the difference of the two scores). A table of one side has no margin: ``[0.0]`` a hand."""
+    out = []
+    for scores in hand_scores:
+        sides = len(scores)
+        total = sum(scores)
+        if sides < 2:
+            out.append([0.0] * sides)
+            continue
+        out.append([score - (total - score) / (sides - 1) for score in scores])
+    return out

@@ -5,6 +5,14 @@ dealer ``i mod players`` (so every seat leads equally often), and each seat's bo
 generator derived from ``(S, i, seat)``. A game therefore plays the same whichever worker plays it,
 and the summary (decision times aside) is the same for any worker count.
 
+With ``duplicate`` every deal is played once per rotation of the seats: deal ``i`` is dealt from the
+seed derived from ``(S, i)`` and starts with dealer ``i mod players`` in every rotation; in rotation
+``r`` the bot given for seat ``s`` sits at seat ``s + r`` (mod players), for ``r`` from 0 to one less
+than the number of sides, so each side's bots (its *lineup*) play every side's cards of every deal.
+Rotation 0 of deal ``i`` is game ``i`` of the same tournament without ``duplicate``; the bots of
+rotation ``r > 0`` draw from generators derived from ``(S, i, seat, r)``. Results are then paired by
+deal: each lineup's result on a deal is its mean over the deal's rotations.
+
 Each game stops after ``max_moves`` moves if it has not ended (random bots racing to 10,000 may never
 get there): it is then decided by the totals of its finished hands and counted in ``capped``. (The
 engine offers the seat to move a legal move in every position until the game is over.)
@@ -21,13 +29,15 @@ from __future__ import annotations
 
 import platform
 import random
+import subprocess
 import sys
 import time
 from collections.abc import Callable, Generator, Sequence
 from contextlib import closing
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
-from functools import partial
+from functools import cache, partial
+from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from handfoot import package_version
@@ -45,7 +55,7 @@ from handfoot.rules.options import RuleSet
 from handfoot.sim.progress import HandDone, ProgressTracker, Snapshot
 from handfoot.sim.seats import DEFAULT_MOVE_TIME, SeatPlayer, check_seat, make_seat
 from handfoot.sim.seats import parse_seats as parse_seats
-from handfoot.sim.stats import game_points, mean, mean_interval, wilson
+from handfoot.sim.stats import game_points, hand_margins, interval_json, mean, mean_interval, wilson
 from handfoot.sim.workers import Done, process_map
 
 if TYPE_CHECKING:
@@ -58,6 +68,13 @@ ON_BOT_ERROR = ("forfeit", "fallback")
 def derive_seed(*parts: int) -> int:
     """A 63-bit seed from integers (stable across runs, platforms and Python versions)."""
     return random.Random("/".join(str(p) for p in parts)).getrandbits(63)
+
+
+def bot_seed(seed: int, deal: int, seat: int, rotation: int = 0) -> int:
+    """The seed of the generator of the bot at ``seat`` in ``rotation`` of ``deal``:
+    ``derive_seed(seed, deal, seat)`` in rotation 0 (a tournament without duplicate deals), else
+    ``derive_seed(seed, deal, seat, rotation)``."""
+    return derive_seed(seed, deal, seat) if rotation == 0 else derive_seed(seed, deal, seat, rotation)
 
 
 @dataclass
@@ -77,8 +94,24 @@ class GameOutcome:
     failures: list[dict[str, Any]] = field(default_factory=list)  # bot failures (``failure_record``)
     seed: int = 0  # the seed the game was dealt from (``derive_seed(tournament seed, index)``)
     dealer: int = 0  # the first hand's dealer
+    deal: int = -1  # the deal played (``index``, or ``index // rotations`` with duplicate deals)
+    rotation: int = 0  # how many seats the bots were moved round (0 without duplicate deals)
+    seats: list[str] = field(default_factory=list)  # the seat specs of this game, in seat order
     record: dict[str, Any] | None = None  # the game record (docs/records.md), when the config asks
     trajectory: Trajectory | None = None  # the chosen seats' decisions, when the config asks
+
+    def __post_init__(self) -> None:
+        if self.deal < 0:
+            self.deal = self.index
+
+    def side_of_lineup(self, lineup: int) -> int:
+        """The side at which ``lineup`` (the bots the tournament gives side ``lineup``'s seats) sat in
+        this game: ``lineup + rotation`` (mod sides)."""
+        return (lineup + self.rotation) % len(self.totals)
+
+    def margins(self, side: int) -> list[float]:
+        """``side``'s score margin in each hand: its score less the mean of the other sides' scores."""
+        return [margin[side] for margin in hand_margins(self.hand_scores)]
 
     def standing(self) -> list[float]:
         """What ranks the sides of this game, higher first: their totals; or, when a side forfeited, every
@@ -114,6 +147,21 @@ class TournamentConfig:
     fallback: str = "heuristic"  # the bot that finishes a failed seat's game with "fallback"
     records: bool = False  # keep each game's record in its outcome
     trajectory_seats: tuple[int, ...] = ()  # record these seats' decisions (needs numpy)
+    duplicate: bool = False  # play every deal once per rotation of the seats (module docstring)
+
+    def rotations(self) -> int:
+        """How many times each deal is played: the number of sides with ``duplicate``, else 1."""
+        return Seating(self.rules, self.players).num_sides if self.duplicate else 1
+
+    def total_games(self) -> int:
+        """Games played in all: ``games`` deals times ``rotations()``."""
+        return self.games * self.rotations()
+
+    def seats_of(self, rotation: int) -> tuple[str, ...]:
+        """The seat specs of a game played in ``rotation``: the spec of seat ``s`` moved to ``s +
+        rotation`` (mod players)."""
+        players = self.players
+        return tuple(self.seats[(seat - rotation) % players] for seat in range(players))
 
 
 @dataclass
@@ -160,6 +208,7 @@ class Summary:
             low, high = wilson(wins[side], games)
             scores = [h[side] for o in outcomes for h in o.hand_scores]
             game_scores = [o.totals[side] for o in outcomes]
+            margin, margin_ci, margin_constant = interval_json([m for o in outcomes for m in o.margins(side)])
             went = sum(1 for o in outcomes for w in o.went_out if w == side)
             count = sum(o.decision_count[side] for o in outcomes)
             total = sum(o.decision_sum[side] for o in outcomes)
@@ -167,12 +216,15 @@ class Summary:
             side_rows.append(
                 {
                     "seats": list(seats),
-                    "bots": [self.config.seats[s] for s in seats],
+                    "bots": self._bots_at(seats),
                     "wins": wins[side] if wins[side] != int(wins[side]) else int(wins[side]),
                     "win_rate": wins[side] / games if games else 0.0,
                     "ci95": [low, high],
                     "mean_hand_score": mean(scores),
                     "mean_hand_score_ci95": list(mean_interval(scores)),
+                    "mean_hand_margin": margin,
+                    "mean_hand_margin_ci95": margin_ci,
+                    "mean_hand_margin_constant": margin_constant,
                     "went_out_rate": went / hands if hands else 0.0,
                     "went_out_ci95": list(wilson(went, hands)),
                     "mean_game_score": mean(game_scores),
@@ -198,9 +250,72 @@ class Summary:
             "capped": sum(1 for o in outcomes if o.capped),
             "max_moves": self.config.max_moves,
             "single_hands": self.config.single_hands,
+            "duplicate": self.duplicate_json() if self.config.duplicate else None,
             "forfeits": sum(1 for o in outcomes if o.forfeited is not None),
             "bot_errors": [failure for o in outcomes for failure in o.failures],
             "provenance": self.provenance(),
+        }
+
+    def _bots_at(self, seats: Sequence[int]) -> list[str]:
+        """The specs that sat at ``seats`` (in seat order); with duplicate deals, every spec that sat at
+        any of them in some rotation (in order of first appearance)."""
+        config = self.config
+        if not config.duplicate:
+            return [config.seats[s] for s in seats]
+        seen: list[str] = []
+        for rotation in range(config.rotations()):
+            specs = config.seats_of(rotation)
+            for seat in seats:
+                if specs[seat] not in seen:
+                    seen.append(specs[seat])
+        return seen
+
+    def by_deal(self) -> list[list[GameOutcome]]:
+        """The outcomes grouped by deal, in deal order (one game a deal without duplicate deals)."""
+        groups: dict[int, list[GameOutcome]] = {}
+        for outcome in self.outcomes:
+            groups.setdefault(outcome.deal, []).append(outcome)
+        return [groups[deal] for deal in sorted(groups)]
+
+    def lineup_rows(self) -> list[dict[str, Any]]:
+        """Per lineup (the bots of one side's seats as given, wherever the rotation put them), its
+        results paired by deal: ``{"lineup", "seats", "bots", "win_share", "win_share_ci95",
+        "win_share_constant", "mean_hand_margin", "mean_hand_margin_ci95", "mean_hand_margin_constant",
+        "deals"}``; each interval is Student's t over the deals of the lineup's mean result on a deal
+        (its share of the win averaged over the deal's rotations; its margin over the deal's hands)."""
+        deals = self.by_deal()
+        rows = []
+        for lineup, seats in enumerate(self.side_seats()):
+            shares = []
+            margins = []
+            for games in deals:
+                shares.append(mean([o.shares()[o.side_of_lineup(lineup)] for o in games]))
+                margins.append(mean([m for o in games for m in o.margins(o.side_of_lineup(lineup))]))
+            share, share_ci, share_constant = interval_json(shares)
+            margin, margin_ci, margin_constant = interval_json(margins)
+            rows.append(
+                {
+                    "lineup": lineup,
+                    "seats": list(seats),
+                    "bots": [self.config.seats[s] for s in seats],
+                    "win_share": share,
+                    "win_share_ci95": share_ci,
+                    "win_share_constant": share_constant,
+                    "mean_hand_margin": margin,
+                    "mean_hand_margin_ci95": margin_ci,
+                    "mean_hand_margin_constant": margin_constant,
+                    "deals": len(deals),
+                }
+            )
+        return rows
+
+    def duplicate_json(self) -> dict[str, Any]:
+        """``{"rotations", "deals", "lineups"}``: the duplicate deals' results by lineup
+        (``lineup_rows``), paired by deal."""
+        return {
+            "rotations": self.config.rotations(),
+            "deals": len(self.by_deal()),
+            "lineups": self.lineup_rows(),
         }
 
     def provenance(self) -> dict[str, Any]:
@@ -211,6 +326,8 @@ class Summary:
         timing = self.timing
         return {
             "handfoot": package_version(),
+            "commit": source_commit(),
+            "packages": package_versions(),
             "python": platform.python_version(),
             "platform": platform.platform(),
             "rules": rules_to_mapping(config.rules),
@@ -218,9 +335,11 @@ class Summary:
             "players": config.players,
             "seats": list(config.seats),
             "seed": config.seed,
-            "seeds": "game i is dealt from derive_seed(seed, i) with dealer i mod players; seat s of game i "
-            "draws from derive_seed(seed, i, s)",
-            self.unit(): config.games,
+            "seeds": DUPLICATE_SEEDS if config.duplicate else PLAIN_SEEDS,
+            self.unit(): config.total_games(),
+            "duplicate": config.duplicate,
+            "deals": config.games,
+            "rotations": config.rotations(),
             "max_moves": config.max_moves,
             "started": timing.started,
             "seconds": timing.seconds,
@@ -229,16 +348,77 @@ class Summary:
         }
 
 
+PLAIN_SEEDS = (
+    "game i is dealt from derive_seed(seed, i) with dealer i mod players; seat s of game i draws from "
+    "derive_seed(seed, i, s)"
+)
+DUPLICATE_SEEDS = (
+    "deal d is dealt from derive_seed(seed, d) with dealer d mod players and played once per rotation r "
+    "(0 to sides - 1), game d * rotations + r, with the bot given for seat s at seat s + r; the bot at seat "
+    "s draws from derive_seed(seed, d, s) in rotation 0, derive_seed(seed, d, s, r) in rotation r"
+)
+# The packages whose versions can shape a study's results (the bots, learning and the statistics).
+SHAPING_PACKAGES = (
+    "numpy",
+    "torch",
+    "gymnasium",
+    "pettingzoo",
+    "stable-baselines3",
+    "sb3-contrib",
+    "openskill",
+    "matplotlib",
+)
+
+
+@cache
+def source_commit() -> dict[str, Any] | None:
+    """The git commit handfoot runs from, ``{"commit", "dirty"}`` (dirty: the checkout has changes not
+    committed), when its source lies in a git checkout and git is installed; None otherwise (an
+    installed package)."""
+    folder = Path(__file__).resolve().parent
+    try:
+        head = subprocess.run(
+            ["git", "-C", str(folder), "rev-parse", "HEAD"], capture_output=True, text=True, timeout=10
+        )
+        if head.returncode != 0:
+            return None
+        status = subprocess.run(
+            ["git", "-C", str(folder), "status", "--porcelain", "--untracked-files=no"],
+            capture_output=True,
+            text=True,
+            timeout=10,
+        )
+    except (OSError, subprocess.SubprocessError):
+        return None
+    return {"commit": head.stdout.strip(), "dirty": bool(status.stdout.strip())}
+
+
+@cache
+def package_versions() -> dict[str, str]:
+    """The installed versions of the packages in ``SHAPING_PACKAGES`` (those not installed left out)."""
+    from importlib.metadata import PackageNotFoundError, version
+
+    found = {}
+    for name in SHAPING_PACKAGES:
+        try:
+            found[name] = version(name)
+        except PackageNotFoundError:
+            continue
+    return found
+
+
 def play_game(
     config: TournamentConfig, index: int, on_hand: Callable[[HandDone], None] | None = None
 ) -> GameOutcome:
     """Play game ``index`` of the tournament ``config`` to its end (or the move cap); ``on_hand`` is
     called after every finished hand with the hands played and the leading side's total."""
     rules, players, seed = config.rules, config.players, config.seed
-    bots: list[SeatPlayer] = [make_seat(spec, config.move_time) for spec in config.seats]
-    rngs = [random.Random(derive_seed(seed, index, seat)) for seat in range(players)]
-    game_seed = derive_seed(seed, index)
-    game = Game(rules, players, game_seed, dealer=index % players)
+    deal, rotation = divmod(index, config.rotations())
+    specs = config.seats_of(rotation)
+    bots: list[SeatPlayer] = [make_seat(spec, config.move_time) for spec in specs]
+    rngs = [random.Random(bot_seed(seed, deal, seat, rotation)) for seat in range(players)]
+    game_seed = derive_seed(seed, deal)
+    game = Game(rules, players, game_seed, dealer=deal % players)
     recorder = None
     if config.trajectory_seats:
         from handfoot.sim.trajectories import TrajectoryRecorder
@@ -264,7 +444,9 @@ def play_game(
         player = bots[seat]
         assert isinstance(player, ExternalSeat)
         player.kill()
-        record = failure_record(config, index, seat, player, len(game.results), err, seating.side_of[seat])
+        record = failure_record(
+            config, index, seat, player, len(game.results), err, seating.side_of[seat], specs
+        )
         failures.append(record)
         print(failure_line(record), file=sys.stderr, flush=True)
         if config.on_bot_error == "fallback":
@@ -277,7 +459,7 @@ def play_game(
         for seat, player in enumerate(bots):
             if isinstance(player, ExternalSeat):
                 try:
-                    player.start(game, seat, derive_seed(seed, index, seat))
+                    player.start(game, seat, bot_seed(seed, deal, seat, rotation))
                 except BotFailure as err:
                     if failed(seat, err):
                         break
@@ -352,7 +534,10 @@ def play_game(
         decision_max=decision_max,
         capped=capped,
         seed=game_seed,
-        dealer=index % players,
+        dealer=deal % players,
+        deal=deal,
+        rotation=rotation,
+        seats=list(specs),
         record=record_of(game).to_json() if config.records else None,
         trajectory=recorder.finish(game) if recorder is not None else None,
         forfeited=forfeited,
@@ -368,13 +553,15 @@ def failure_record(
     hand: int,
     err: BotFailure,
     side: int,
+    specs: Sequence[str] | None = None,
 ) -> dict[str, Any]:
-    """What a tournament keeps of a bot's failure (``to_json``'s ``bot_errors``)."""
+    """What a tournament keeps of a bot's failure (``to_json``'s ``bot_errors``); ``specs``: the game's
+    seat specs (``config.seats`` unless the seats were rotated)."""
     return {
         "game": game,
         "hand": hand,
         "seat": seat,
-        "bot": config.seats[seat],
+        "bot": (config.seats if specs is None else specs)[seat],
         "name": player.name,
         "decision": player.decisions,
         "what": err.what,
@@ -442,13 +629,13 @@ def iter_outcomes(
     SystemExit included) stops every worker before it returns (``handfoot.sim.workers``); on a cluster it
     calls the run's tasks off (``handfoot.sim.cluster``)."""
     check_config(config)
-    indices = range(config.games)
+    indices = range(config.total_games())
     job = partial(_play_in_worker, config)
     if scheduler is not None:
         from handfoot.sim.cluster import cluster_map
 
         source = cluster_map(job, indices, scheduler)
-    elif workers <= 1 or config.games == 1:
+    elif workers <= 1 or config.total_games() == 1:
         for index in indices:
             report = None if on_hand is None else partial(on_hand, index)
             yield play_game(config, index, report)
@@ -477,7 +664,7 @@ def tracker_for(config: TournamentConfig) -> ProgressTracker:
     """A progress tracker for the tournament ``config`` (its games, and how its rules end a game)."""
     rules = config.rules
     return ProgressTracker(
-        games=config.games,
+        games=config.total_games(),
         game_end=rules.game_end,
         hands_per_game=rules.hands_per_game,
         target_score=rules.target_score,
