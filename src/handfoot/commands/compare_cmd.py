@@ -7,7 +7,8 @@ game by game.
 Game ``i`` under A and under B starts from the same seed and dealer with the same bots in the same
 seats; the table shows each measure's mean under A and B and the mean of the per-game differences B - A
 with its 95% interval (``handfoot.sim.compare``). ``--json`` prints the comparison with both runs'
-summaries (provenance included); ``--plot`` draws the differences; ``--games-out DIR`` writes both runs'
+summaries (provenance included); ``--plot`` draws the differences; ``--duplicate`` plays each deal in
+every rotation of the seats under both and pairs by deal; ``--games-out DIR`` writes both runs'
 games as JSON lines (``DIR/a.jsonl``, ``DIR/b.jsonl``). The other options are ``simulate``'s.
 """
 
@@ -15,8 +16,9 @@ from __future__ import annotations
 
 import json
 import os
+from contextlib import ExitStack
 from pathlib import Path
-from typing import Annotated
+from typing import Annotated, Any
 
 import typer
 from rich.console import Console
@@ -24,6 +26,7 @@ from rich.table import Table
 
 from handfoot.commands import fail, json_errors, players_or_fail, rules_or_fail
 from handfoot.commands.simulate_cmd import (
+    DuplicateOpt,
     GamesOpt,
     HandsOpt,
     JsonOpt,
@@ -35,14 +38,14 @@ from handfoot.commands.simulate_cmd import (
     Terminated,
     WorkersOpt,
     check_plot_path,
+    interval_words,
     progress_display,
     stop_on_sigterm,
     stopped,
 )
-from handfoot.sim.compare import comparison_json, same_sides
+from handfoot.sim.compare import compare_rules, same_sides
 from handfoot.sim.outputs import GameFiles, check_folder
-from handfoot.sim.tournament import DEFAULT_MAX_MOVES, Summary, TournamentConfig, check_config, parse_seats
-from handfoot.sim.tournament import run_tournament as run
+from handfoot.sim.tournament import DEFAULT_MAX_MOVES, TournamentConfig, check_config, parse_seats
 from handfoot.wording import plural
 
 
@@ -79,6 +82,7 @@ def compare_command(
     max_moves: MaxMovesOpt = DEFAULT_MAX_MOVES,
     quiet: QuietOpt = False,
     games_out: GamesOutDirOpt = None,
+    duplicate: DuplicateOpt = False,
 ) -> None:
     """Play the same games under two rule sets and report the paired differences B - A."""
     json_errors(json_output)
@@ -89,7 +93,7 @@ def compare_command(
     try:
         seat_specs = parse_seats(seats, count)
         configs = [
-            TournamentConfig(rule_set, count, seat_specs, games, seed, hands, max_moves)
+            TournamentConfig(rule_set, count, seat_specs, games, seed, hands, max_moves, duplicate=duplicate)
             for rule_set in (first, second)
         ]
         for config in configs:
@@ -108,22 +112,28 @@ def compare_command(
         check_plot_path(plot)
     pool = workers or os.cpu_count() or 1
     unit = "hands" if hands else "games"
-    summaries: list[Summary] = []
     try:
-        with stop_on_sigterm():
+        with stop_on_sigterm(), ExitStack() as stack:
             if games_out is not None:
                 games_out.mkdir(exist_ok=True)
-            for name, config in zip("ab", configs, strict=True):
-                lines = None if games_out is None else games_out / f"{name}.jsonl"
-                with (
-                    progress_display(Console(stderr=True), unit, quiet) as report,
-                    GameFiles(config, lines) as files,
-                ):
-                    summaries.append(run(config, pool, report, None, files.write))
+            files = {
+                name: stack.enter_context(
+                    GameFiles(config, None if games_out is None else games_out / f"{name}.jsonl")
+                )
+                for name, config in zip("ab", configs, strict=True)
+            }
+            report = stack.enter_context(progress_display(Console(stderr=True), unit, quiet))
+            comparison = compare_rules(
+                configs[0],
+                configs[1],
+                pool,
+                (rules_a, rules_b),
+                lambda name, snapshot: report(snapshot),
+                lambda name, outcome: files[name].write(outcome),
+            )
     except (KeyboardInterrupt, Terminated) as stop:
         stopped(stop)
-    data = comparison_json(*summaries)
-    data["a"]["label"], data["b"]["label"] = rules_a, rules_b
+    data = comparison.to_json()
     if json_output:
         typer.echo(json.dumps(data))
     else:
@@ -137,23 +147,27 @@ def compare_command(
             typer.echo(f"plot written to {plot}")
 
 
-def print_comparison(data: dict[str, object], label_a: str, label_b: str, console: Console) -> None:
+def print_comparison(data: dict[str, Any], label_a: str, label_b: str, console: Console) -> None:
     """The table of paired differences: one row per measure."""
     unit = str(data["unit"])
     count = data[unit]
-    assert isinstance(count, int)
-    table = Table(title=f"A = {label_a}, B = {label_b}: the same {plural(count, unit[:-1])} under both")
+    paired_by = (
+        f", paired over {plural(data['deals'], 'deal')} (each in every rotation)" if data["duplicate"] else ""
+    )
+    table = Table(
+        title=f"A = {label_a}, B = {label_b}: the same {plural(count, unit[:-1])} under both{paired_by}"
+    )
     for column in ("measure", "A", "B", "B - A", "95% CI"):
         table.add_column(column, justify="left" if column == "measure" else "right")
     rows = data["paired"]
-    assert isinstance(rows, list)
     for row in rows:
-        low, high = row["ci95"]
         table.add_row(
             row["measure"],
             f"{row['a']:.4g}",
             f"{row['b']:.4g}",
             f"{row['difference']:+.4g}",
-            f"{low:+.4g} to {high:+.4g}",
+            interval_words(
+                row["ci95"], row["constant"], "deal" if data["duplicate"] else unit[:-1], row["difference"]
+            ),
         )
     console.print(table)
