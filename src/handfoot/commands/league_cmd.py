@@ -3,10 +3,13 @@
     handfoot league --rules kitchen-table --players 2 --seats random,heuristic,ismcts:24 --games 50 \\
         --seed 1 [--json] [--hands]
 
-Every choice of one entrant per side, in every rotation, plays ``--games`` games (``handfoot.sim.league``);
-the table lists the entrants best first with their rating (mu, its 95% interval mu ± 1.96 sigma, the
-conservative mu - 3 sigma), games, and win rate with its 95% Wilson interval, then the head-to-head rates.
-``--json`` prints the same with the league's provenance. Needs openskill (``handfoot[sim]``).
+Every choice of one entrant per side, in every rotation, plays ``--games`` games (``handfoot.sim.league``;
+with ``--duplicate`` the rotations of one choice play the same deals); the table lists the entrants best
+first with their rating (mu, its 95% interval mu ± 1.96 sigma, the conservative mu - 3 sigma), games, win
+rate with its 95% Wilson interval and margin per hand, then the head-to-head rates with their intervals.
+``--json`` prints the same with the league's provenance; ``--games-out``, ``--records`` and
+``--trajectories`` write every game as simulate does (a folder per matchup). Needs openskill
+(``handfoot[sim]``).
 """
 
 from __future__ import annotations
@@ -21,20 +24,28 @@ from rich.table import Table
 
 from handfoot.commands import fail, json_errors, players_or_fail, rules_or_fail
 from handfoot.commands.simulate_cmd import (
+    DuplicateOpt,
+    GamesOutOpt,
     HandsOpt,
     JsonOpt,
     MaxMovesOpt,
     PlayersOpt,
     QuietOpt,
+    RecordsOpt,
     RulesOpt,
     SeedOpt,
     Terminated,
+    TrajectoriesOpt,
+    TrajectorySeatsOpt,
     WorkersOpt,
+    parse_seat_list,
+    plus_minus,
     progress_display,
     stop_on_sigterm,
     stopped,
 )
 from handfoot.sim.league import LeagueConfig, entrant_names, matchups, run_league
+from handfoot.sim.outputs import LeagueFiles, check_outputs
 from handfoot.sim.tournament import DEFAULT_MAX_MOVES, parse_seats
 from handfoot.wording import plural
 
@@ -65,6 +76,11 @@ def league_command(
     hands: HandsOpt = False,
     max_moves: MaxMovesOpt = DEFAULT_MAX_MOVES,
     quiet: QuietOpt = False,
+    duplicate: DuplicateOpt = False,
+    games_out: GamesOutOpt = None,
+    records: RecordsOpt = None,
+    trajectories: TrajectoriesOpt = None,
+    trajectory_seats: TrajectorySeatsOpt = "all",
 ) -> None:
     """Play a round robin between bots and rate them (openskill)."""
     json_errors(json_output)
@@ -79,14 +95,31 @@ def league_command(
     try:
         # the entrants as listed (one seat each, so one or two names are not repeated around a table)
         entrants = parse_seats(seats, 1)
-        league = LeagueConfig(rule_set, count, entrants, games, seed, hands, max_moves)
+        recorded = parse_seat_list(trajectory_seats, count) if trajectories is not None else ()
+        league = LeagueConfig(
+            rule_set,
+            count,
+            entrants,
+            games,
+            seed,
+            hands,
+            max_moves,
+            duplicate=duplicate,
+            records=records is not None,
+            trajectory_seats=recorded,
+        )
         planned = matchups(league)
+        check_outputs(games_out, records, trajectories, league=True)
     except ValueError as err:
         fail(str(err))
     pool = workers or os.cpu_count() or 1
     unit = "hands" if hands else "games"
     try:
-        with stop_on_sigterm(), progress_display(Console(stderr=True), unit, quiet) as report:
+        with (
+            stop_on_sigterm(),
+            progress_display(Console(stderr=True), unit, quiet) as report,
+            LeagueFiles(entrants, planned, games_out, records, trajectories) as files,
+        ):
             last = [-1]
 
             def progress(index: int, snapshot: Any) -> None:
@@ -98,7 +131,7 @@ def league_command(
                     )
                 report(snapshot)
 
-            result = run_league(league, pool, progress)
+            result = run_league(league, pool, progress, None, files.write)
     except (KeyboardInterrupt, Terminated) as stop:
         stopped(stop)
     data = result.to_json()
@@ -116,7 +149,7 @@ def print_league(data: dict[str, Any], rules: str, players: int, console: Consol
         title=f"{rules}, {players} players: {data['matchups']} matchups of "
         f"{plural(data[unit], unit[:-1])}, rated with openskill"
     )
-    for column in ("entrant", "mu", "95% CI", "mu - 3σ", unit, "win rate", "win 95% CI"):
+    for column in ("entrant", "mu", "95% CI", "mu - 3σ", unit, "win rate", "win 95% CI", "margin/hand"):
         table.add_column(column, justify="left" if column == "entrant" else "right")
     for row in data["entrants"]:
         low, high = row["ci95"]
@@ -129,13 +162,27 @@ def print_league(data: dict[str, Any], rules: str, players: int, console: Consol
             str(row["games"]),
             f"{100 * row['win_rate']:.1f}%",
             f"{100 * win_low:.1f}–{100 * win_high:.1f}%",
+            plus_minus(
+                row["mean_hand_margin"], row["mean_hand_margin_ci95"], row["mean_hand_margin_constant"]
+            ),
         )
     console.print(table)
     head = data["head_to_head"]
-    grid = Table(title="head to head: how often the row finished above the column")
+    paired = ", paired by deal" if data["duplicate"] else ""
+    grid = Table(title=f"head to head: how often the row finished above the column (95% CI{paired})")
     grid.add_column("")
     for name in head["order"]:
         grid.add_column(name, justify="right")
-    for name, rates in zip(head["order"], head["rate"], strict=True):
-        grid.add_row(name, *("–" if r is None else f"{100 * r:.0f}%" for r in rates))
+    for name, rates, intervals in zip(head["order"], head["rate"], head["ci95"], strict=True):
+        grid.add_row(name, *(head_cell(r, ci) for r, ci in zip(rates, intervals, strict=True)))
     console.print(grid)
+
+
+def head_cell(rate: float | None, interval: list[float] | None) -> str:
+    """A head-to-head cell: ``62% (41–79)``; ``100% (every deal)`` for an interval of no width (the
+    same result on every deal, which no interval describes); a dash on the diagonal."""
+    if rate is None or interval is None:
+        return "–"
+    if interval[0] == interval[1]:
+        return f"{100 * rate:.0f}% (every deal)"
+    return f"{100 * rate:.0f}% ({100 * interval[0]:.0f}–{100 * interval[1]:.0f})"

@@ -2,7 +2,8 @@
 ``--trajectories`` (decisions as ``.npz``), written game by game as the games finish.
 
 ``check_outputs`` refuses, before anything is played, a path that cannot be written; ``GameFiles``
-writes each finished game. docs/research.md describes every file.
+writes each finished game, ``LeagueFiles`` each game of a league (a folder per matchup).
+docs/research.md describes every file.
 """
 
 from __future__ import annotations
@@ -11,11 +12,14 @@ import json
 import os
 from collections.abc import Sequence
 from pathlib import Path
-from typing import IO, Any
+from typing import IO, TYPE_CHECKING, Any
 
 from handfoot.engine.state import Seating
 from handfoot.sim.stats import hand_margins
 from handfoot.sim.tournament import GameOutcome, TournamentConfig
+
+if TYPE_CHECKING:
+    from handfoot.sim.league import Matchup
 
 
 def game_line(
@@ -80,14 +84,17 @@ def check_folder(path: Path, option: str, pattern: str) -> None:
         raise ValueError(f"{option} {path}: the folder {parent} does not exist or cannot be written to")
 
 
-def check_outputs(games_out: Path | None, records: Path | None, trajectories: Path | None) -> None:
-    """Refuse (ValueError, saying what is allowed) outputs that cannot be written, before any game."""
+def check_outputs(
+    games_out: Path | None, records: Path | None, trajectories: Path | None, league: bool = False
+) -> None:
+    """Refuse (ValueError, saying what is allowed) outputs that cannot be written, before any game;
+    ``league``: the folders are a league's (one sub-folder per matchup)."""
     if games_out is not None:
         check_file(games_out, "--games-out")
     if records is not None:
-        check_folder(records, "--records", "game-*.json")
+        check_folder(records, "--records", "matchup-*" if league else "game-*.json")
     if trajectories is not None:
-        check_folder(trajectories, "--trajectories", "game-*.npz")
+        check_folder(trajectories, "--trajectories", "matchup-*" if league else "game-*.npz")
         try:
             import numpy  # noqa: F401
         except ImportError:
@@ -148,3 +155,65 @@ class GameFiles:
                 "totals": outcome.totals,
             }
             write_npz(self.trajectories / trajectory_name(outcome.index), outcome.trajectory, meta)
+
+
+def matchup_folder(index: int) -> str:
+    """The folder of matchup ``index``'s records or decisions in a league's output: ``matchup-003``."""
+    return f"matchup-{index:03d}"
+
+
+class LeagueFiles:
+    """Writes each finished game of a league (``handfoot league``) to the files asked for: one
+    ``--games-out`` file of lines (a tournament's line with ``matchup`` and ``entrants``, the entrant
+    of each side of that game), and each matchup's records and decisions in its own folder,
+    ``DIR/matchup-000/game-000000.json``. A context manager, as ``GameFiles``; ``write(matchup,
+    outcome)`` is called in game order within each matchup."""
+
+    def __init__(
+        self,
+        entrants: Sequence[str],
+        matchups: Sequence[Matchup],
+        games_out: Path | None = None,
+        records: Path | None = None,
+        trajectories: Path | None = None,
+    ) -> None:
+        self.entrants = list(entrants)
+        self.matchups = list(matchups)
+        self._lines: IO[str] | None = None
+        self._files: dict[int, GameFiles] = {}
+        self.records = records
+        self.trajectories = trajectories
+        for folder in (records, trajectories):
+            if folder is not None:
+                folder.mkdir(exist_ok=True)
+        if games_out is not None:
+            self._lines = games_out.open("w", encoding="utf-8")
+
+    def __enter__(self) -> LeagueFiles:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    def close(self) -> None:
+        """Close the lines file."""
+        if self._lines is not None:
+            self._lines.close()
+            self._lines = None
+
+    def write(self, index: int, outcome: GameOutcome) -> None:
+        """Write game ``outcome`` of matchup ``index``: its line, record and decisions (those asked
+        for)."""
+        matchup = self.matchups[index]
+        files = self._files.get(index)
+        if files is None:
+            name = matchup_folder(index)
+            records = None if self.records is None else self.records / name
+            trajectories = None if self.trajectories is None else self.trajectories / name
+            files = self._files[index] = GameFiles(matchup.config, None, records, trajectories)
+        files.write(outcome)
+        if self._lines is not None:
+            line = game_line(matchup.config, files.sides, outcome)
+            named = {"matchup": index, "entrants": [self.entrants[e] for e in matchup.entrants_of(outcome)]}
+            self._lines.write(json.dumps({**named, **line}) + "\n")
+            self._lines.flush()
