@@ -179,7 +179,8 @@ def test_compare_pairs_the_same_games_under_two_rule_sets(tmp_path: Path) -> Non
     assert data["b"]["provenance"]["rules"]["draw_count"] == 1
     assert data["a"]["provenance"]["seed"] == data["b"]["provenance"]["seed"] == 3
     rows = {row["measure"]: row for row in data["paired"]}
-    assert set(rows) == {f"side_{s}_{m}" for s in (0, 1) for m in ("win", "hand_score", "hand_margin")} | {"moves_per_hand"}
+    side_measures = {f"side_{s}_{m}" for s in (0, 1) for m in ("win", "hand_score", "hand_margin")}
+    assert set(rows) == side_measures | {"moves_per_hand"}
     # recompute one measure from the two runs, game by game
     base = TournamentConfig(preset("kitchen-table"), 2, ("heuristic",) * 2, 4, 3, True)
     a = run_tournament(base)
