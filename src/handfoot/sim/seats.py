@@ -4,8 +4,8 @@
 * ``cmd:COMMAND``: a program speaking the bot protocol (docs/bot-protocol.md), one process per game;
 * ``policy:PATH.zip``: a saved Stable-Baselines3 / sb3-contrib model, through the policy adapter
   (``rl.policy_bot``);
-* ``python:MODULE:FACTORY``: ``FACTORY()`` from an importable module: a ``Bot``, or an
-  ``(observation, mask) -> action`` callable, adapted like a policy.
+* ``python:MODULE:FACTORY``: ``FACTORY()`` from a module importable from the path or the current
+  folder: a ``Bot``, or an ``(observation, mask) -> action`` callable, adapted like a policy.
 
 ``split_seats`` reads the comma-separated list (a comma inside quotes belongs to a command),
 ``check_seat`` refuses a spec that cannot be used, with what is allowed, before anything is played, and
@@ -16,6 +16,8 @@ program the runner starts, feeds and stops).
 from __future__ import annotations
 
 import importlib
+import os
+import sys
 from collections.abc import Callable
 from pathlib import Path
 
@@ -109,11 +111,22 @@ def make_seat(spec: str, move_time: float = DEFAULT_MOVE_TIME, quiet: bool = Fal
     )
 
 
+def importable_here() -> None:
+    """Let modules of the current folder be imported, as ``python`` itself does for a script or
+    ``python -m``: the folder goes at the end of ``sys.path`` when it is not on it (so it never hides an
+    installed package of the same name). Worker processes start in the same folder and do the same."""
+    here = os.getcwd()
+    if not any(os.path.abspath(entry or os.curdir) == here for entry in sys.path):
+        sys.path.append(here)
+
+
 def load_factory(body: str) -> Callable[[], object]:
-    """The factory ``MODULE:FACTORY`` names (imported, not called). Raises ValueError."""
+    """The factory ``MODULE:FACTORY`` names (imported, not called), ``MODULE`` looked for on the path and
+    in the current folder (``importable_here``). Raises ValueError."""
     module_name, sep, attribute = body.rpartition(":")
     if not sep or not module_name or not attribute:
         raise ValueError(f"python:{body}: allowed: python:MODULE:FACTORY, such as python:mybots.greedy:make")
+    importable_here()
     try:
         module = importlib.import_module(module_name)
     except ImportError as err:
