@@ -122,8 +122,12 @@ def test_duplicate_lineups_are_paired_by_deal() -> None:
     assert random_bot["mean_hand_margin"] == pytest.approx(-heuristic["mean_hand_margin"])
     low, high = heuristic["mean_hand_margin_ci95"]
     assert low <= heuristic["mean_hand_margin"] <= high
-    # by seat position, both bots sat at both seats
+    # by seat position, both bots sat at both seats; a position's result on a deal is its games' mean
     assert [side["bots"] for side in data["sides"]] == [["heuristic", "random"], ["random", "heuristic"]]
+    seat_0 = [sum(game.shares()[0] for game in deal) / 2 for deal in summary.by_deal()]
+    position = block["positions"][0]
+    assert position["side"] == 0 and position["win_share"] == pytest.approx(sum(seat_0) / 4)
+    assert position["deals"] == 4 and position["bots"] == ["heuristic", "random"]
 
 
 def test_a_partnership_table_rotates_by_one_seat_so_partners_change_sides_together() -> None:

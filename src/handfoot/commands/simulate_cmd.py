@@ -411,27 +411,31 @@ def print_summary(summary: Summary, console: Console) -> None:
 
 
 def print_lineups(duplicate: dict[str, Any], console: Console) -> None:
-    """The duplicate deals' table: per lineup (the bots given a side's seats), its share of the win and
-    its margin per hand, each a mean over the deals with its paired 95% interval."""
-    table = Table(
-        title=f"by lineup, paired over {plural(duplicate['deals'], 'deal')} "
-        f"(each played in {duplicate['rotations']} rotations)"
-    )
-    for column in ("lineup (seats)", "bots", "win share", "95% CI", "margin/hand", "95% CI "):
-        table.add_column(column, justify="left" if column in ("lineup (seats)", "bots") else "right")
-    for row in duplicate["lineups"]:
-        low, high = row["win_share_ci95"]
-        share = "all equal" if row["win_share_constant"] else f"{100 * low:.1f}–{100 * high:.1f}%"
-        margin_low, margin_high = row["mean_hand_margin_ci95"]
-        margin = (
-            "all equal" if row["mean_hand_margin_constant"] else f"{margin_low:+.0f} to {margin_high:+.0f}"
+    """The duplicate deals' tables: per lineup (the bots given a side's seats) and per seat position,
+    its share of the win and its margin per hand, each a mean over the deals with its paired 95%
+    interval."""
+    for key, name in (("lineups", "lineup"), ("positions", "seat position")):
+        table = Table(
+            title=f"by {name}, paired over {plural(duplicate['deals'], 'deal')} "
+            f"(each played in {duplicate['rotations']} rotations)"
         )
-        table.add_row(
-            ",".join(str(s) for s in row["seats"]),
-            ",".join(row["bots"]),
-            f"{100 * row['win_share']:.1f}%",
-            share,
-            f"{row['mean_hand_margin']:+.0f}",
-            margin,
-        )
-    console.print(table)
+        for column in (f"{name} (seats)", "bots", "win share", "95% CI", "margin/hand", "95% CI "):
+            table.add_column(column, justify="left" if column in (f"{name} (seats)", "bots") else "right")
+        for row in duplicate[key]:
+            low, high = row["win_share_ci95"]
+            share = "all equal" if row["win_share_constant"] else f"{100 * low:.1f}–{100 * high:.1f}%"
+            margin_low, margin_high = row["mean_hand_margin_ci95"]
+            margin = (
+                "all equal"
+                if row["mean_hand_margin_constant"]
+                else f"{margin_low:+.0f} to {margin_high:+.0f}"
+            )
+            table.add_row(
+                ",".join(str(s) for s in row["seats"]),
+                ",".join(row["bots"]),
+                f"{100 * row['win_share']:.1f}%",
+                share,
+                f"{row['mean_hand_margin']:+.0f}",
+                margin,
+            )
+        console.print(table)

@@ -277,27 +277,33 @@ class Summary:
             groups.setdefault(outcome.deal, []).append(outcome)
         return [groups[deal] for deal in sorted(groups)]
 
-    def lineup_rows(self) -> list[dict[str, Any]]:
+    def lineup_rows(self, positions: bool = False) -> list[dict[str, Any]]:
         """Per lineup (the bots of one side's seats as given, wherever the rotation put them), its
         results paired by deal: ``{"lineup", "seats", "bots", "win_share", "win_share_ci95",
         "win_share_constant", "mean_hand_margin", "mean_hand_margin_ci95", "mean_hand_margin_constant",
         "deals"}``; each interval is Student's t over the deals of the lineup's mean result on a deal
-        (its share of the win averaged over the deal's rotations; its margin over the deal's hands)."""
+        (its share of the win averaged over the deal's rotations; its margin over the deal's hands).
+        With ``positions``, the same per seat position (side) whoever sat there, keyed ``"side"``
+        instead of ``"lineup"``: how much a side's place at the table is worth, each deal counted once
+        (identical bots that do not draw on their generators replay the same game in every rotation)."""
         deals = self.by_deal()
         rows = []
         for lineup, seats in enumerate(self.side_seats()):
             shares = []
             margins = []
             for games in deals:
-                shares.append(mean([o.shares()[o.side_of_lineup(lineup)] for o in games]))
-                margins.append(mean([m for o in games for m in o.margins(o.side_of_lineup(lineup))]))
+                sides = [lineup if positions else o.side_of_lineup(lineup) for o in games]
+                shares.append(mean([o.shares()[side] for o, side in zip(games, sides, strict=True)]))
+                margins.append(
+                    mean([m for o, side in zip(games, sides, strict=True) for m in o.margins(side)])
+                )
             share, share_ci, share_constant = interval_json(shares)
             margin, margin_ci, margin_constant = interval_json(margins)
             rows.append(
                 {
-                    "lineup": lineup,
+                    "side" if positions else "lineup": lineup,
                     "seats": list(seats),
-                    "bots": [self.config.seats[s] for s in seats],
+                    "bots": self._bots_at(seats) if positions else [self.config.seats[s] for s in seats],
                     "win_share": share,
                     "win_share_ci95": share_ci,
                     "win_share_constant": share_constant,
@@ -310,12 +316,13 @@ class Summary:
         return rows
 
     def duplicate_json(self) -> dict[str, Any]:
-        """``{"rotations", "deals", "lineups"}``: the duplicate deals' results by lineup
-        (``lineup_rows``), paired by deal."""
+        """``{"rotations", "deals", "lineups", "positions"}``: the duplicate deals' results by lineup and
+        by seat position (``lineup_rows``), paired by deal."""
         return {
             "rotations": self.config.rotations(),
             "deals": len(self.by_deal()),
             "lineups": self.lineup_rows(),
+            "positions": self.lineup_rows(positions=True),
         }
 
     def provenance(self) -> dict[str, Any]:
