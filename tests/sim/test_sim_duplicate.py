@@ -272,3 +272,49 @@ def test_python_seats_are_found_in_the_current_folder(
     assert callable(factory) and sys.path[-1] == here
     with pytest.raises(ValueError, match="cannot import"):
         load_factory("no_such_seat_module_here:make")
+
+
+# --- policy seats --------------------------------------------------------------------------------
+def test_a_policy_seat_without_torch_is_refused_before_playing(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import importlib.util
+    import zipfile
+
+    model = tmp_path / "model.zip"
+    with zipfile.ZipFile(model, "w") as archive:
+        archive.writestr("data", "{}")
+    real = importlib.util.find_spec
+    monkeypatch.setattr(
+        importlib.util, "find_spec", lambda name, *a: None if name == "torch" else real(name, *a)
+    )
+    result = invoke("simulate", "--players", "2", "--seats", f"policy:{model},random", "--games", "1", "-q")
+    assert result.exit_code == 2
+    assert f"error: policy:{model}: policy seats need torch: pip install 'handfoot[train]'" in result.output
+    (tmp_path / "notes.zip").write_text("not a zip")
+    result = invoke("simulate", "--players", "2", "--seats", f"policy:{tmp_path / 'notes.zip'},random", "-q")
+    assert result.exit_code == 2 and "not a saved model" in result.output
+
+
+def test_a_policy_is_loaded_once_per_process_not_once_per_game(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import handfoot.rl.policy_bot as policy_bot
+    from handfoot.sim import seats
+
+    loads: list[str] = []
+
+    def load(path: str) -> Any:
+        loads.append(path)
+        return lambda observation, mask: 0
+
+    monkeypatch.setattr(policy_bot, "load_policy", load)
+    seats._loaded_policy.cache_clear()
+    model = tmp_path / "model.zip"
+    model.write_bytes(b"PK")
+    first, second = seats.make_seat(f"policy:{model}"), seats.make_seat(f"policy:{model}")
+    assert loads == [str(model.resolve())] and first is not second
+    model.write_bytes(b"PK again")  # saved again: loaded again
+    seats.make_seat(f"policy:{model}")
+    assert len(loads) == 2
+    seats._loaded_policy.cache_clear()

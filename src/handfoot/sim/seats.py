@@ -16,9 +16,12 @@ program the runner starts, feeds and stops).
 from __future__ import annotations
 
 import importlib
+import importlib.util
 import os
 import sys
+import zipfile
 from collections.abc import Callable
+from functools import lru_cache
 from pathlib import Path
 
 from handfoot.bots.base import Bot
@@ -31,6 +34,9 @@ KINDS = ("cmd", "policy", "python")
 DEFAULT_MOVE_TIME = 5.0  # seconds a program has for one decision (--move-time)
 
 SeatPlayer = Bot | ExternalSeat
+# What a policy: seat imports, as (the name to install, the module).
+POLICY_NEEDS = (("numpy", "numpy"), ("torch", "torch"), ("stable-baselines3", "stable_baselines3"),
+                ("sb3-contrib", "sb3_contrib"))  # fmt: skip
 
 
 def split_seats(text: str) -> list[str]:
@@ -83,6 +89,13 @@ def check_seat(spec: str) -> None:
         path = Path(body)
         if not path.is_file():
             raise ValueError(f"policy:{body}: no such file; allowed: policy:PATH to a saved model (.zip)")
+        if not zipfile.is_zipfile(path):
+            raise ValueError(f"policy:{body}: not a saved model; allowed: a .zip written by model.save")
+        missing = [name for name, module in POLICY_NEEDS if importlib.util.find_spec(module) is None]
+        if missing:
+            raise ValueError(
+                f"policy:{body}: policy seats need {', '.join(missing)}: pip install 'handfoot[train]'"
+            )
     else:
         load_factory(body)
 
@@ -96,10 +109,10 @@ def make_seat(spec: str, move_time: float = DEFAULT_MOVE_TIME, quiet: bool = Fal
         return make_bot(spec)
     if kind == "cmd":
         return ExternalSeat(spec, command_argv(body), move_time, quiet=quiet)
-    from handfoot.rl.policy_bot import PolicyBot, load_policy  # needs handfoot[rl]
+    from handfoot.rl.policy_bot import PolicyBot  # needs handfoot[rl]
 
     if kind == "policy":
-        return PolicyBot(load_policy(body), name=spec)
+        return PolicyBot(_loaded_policy(*_model_key(body)), name=spec)
     made = load_factory(body)()
     if isinstance(made, Bot):
         return made
@@ -109,6 +122,23 @@ def make_seat(spec: str, move_time: float = DEFAULT_MOVE_TIME, quiet: bool = Fal
     raise ValueError(
         f"python:{body} made {made_kind}; allowed: a Bot or an (observation, mask) -> action callable"
     )
+
+
+def _model_key(body: str) -> tuple[str, int, int]:
+    """A saved model as the cache of loaded policies knows it: its resolved path, modification time and
+    size (a model saved again under the same name is loaded again)."""
+    path = Path(body).resolve()
+    status = path.stat()
+    return str(path), status.st_mtime_ns, status.st_size
+
+
+@lru_cache(maxsize=8)
+def _loaded_policy(path: str, mtime_ns: int, size: int) -> Callable[..., object]:
+    """The policy of the model at ``path``, loaded once per process (torch and the model are loaded by
+    the first game that seats it, not by every game)."""
+    from handfoot.rl.policy_bot import load_policy
+
+    return load_policy(path)
 
 
 def importable_here() -> None:
