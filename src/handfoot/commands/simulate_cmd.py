@@ -12,6 +12,8 @@ Games are played in parallel and are reproducible for a seed whatever the worker
 the side went out, decision times); ``--json`` prints one JSON object (see ``Summary.to_json``): every
 mean with its 95% interval and the study's provenance (version, rules in full, seeds, seats, timing).
 ``--games-out``, ``--records`` and ``--trajectories`` write each game as it finishes (docs/research.md).
+``--duplicate`` plays each of the ``--games`` deals once per rotation of the seats and adds the results
+of each lineup and seat position paired by deal.
 Progress goes to standard error after every hand: hands played of the estimated total, games finished,
 time spent and left (a bar on a terminal, else a line every few seconds; ``--quiet`` hides it). Bad
 input, ``--plot`` included, is refused before anything is played. Ctrl-C or SIGTERM stops the worker
