@@ -7,9 +7,10 @@
 
 Each table of docs/research.md sits between ``<!-- table NAME: ... -->`` and ``<!-- end NAME -->``;
 ``--write`` replaces what is between them and writes on the opening line the command, the date and the
-time the run took. ``--quick`` plays a handful of games per run (tests/docs/test_research_docs.py runs it
-to check that every table is still made, in the columns the document shows); never ``--write`` with it.
-The full runs take about 15 minutes on one core.
+CPU time the run took (and draws the 2,000-game study's figure, docs/research-draw-one.png). ``--quick``
+plays a handful of games per run (tests/docs/test_research_docs.py runs it to check that every table is
+still made, in the columns the document shows); never ``--write`` with it. The full runs take about
+5 minutes of CPU on one core.
 """
 
 from __future__ import annotations
@@ -39,6 +40,7 @@ class Size:
     """How big each run is: the full study, or the quick form."""
 
     quick: bool
+    figures: Path | None = None  # where a table's figure is drawn too (with --write: docs/)
 
     def of(self, full: int, quick: int = 2) -> int:
         """``full`` games, or ``quick`` in the quick form."""
@@ -234,7 +236,8 @@ def draw_one(games: int) -> Callable[[Size], str]:
         rows = []
         for row in data["paired"]:
             low, high = row["ci95"]
-            digits = 3 if row["measure"].endswith("_win") else 2 if row["measure"] == "hands_per_game" else 0
+            digits = {"hands_per_game": 2, "moves_per_hand": 1}.get(row["measure"], 0)
+            digits = 3 if row["measure"].endswith("_win") else digits
             interval = (
                 f"none: every game {row['difference']:+.{digits}f}"
                 if row["constant"]
@@ -244,6 +247,11 @@ def draw_one(games: int) -> Callable[[Size], str]:
                 [f"`{row['measure']}`", f"{row['a']:,.{digits}f}", f"{row['b']:,.{digits}f}",
                  f"{row['difference']:+,.{digits}f}", interval]
             )  # fmt: skip
+        if size.figures is not None and games == 2000:
+            from handfoot.sim.plot import plot_comparison
+
+            title = f"B = examples/study/draw-one.toml minus A = kitchen-table, {a.games:,} games"
+            plot_comparison(data, str(size.figures / "research-draw-one.png"), title)
         return table(["measure", "A: draw 2 (kitchen-table)", "B: draw 1", "B - A", "95% CI"], "lrrrl", rows)
 
     return make
@@ -285,7 +293,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         return 2
     for name in args.only or list(SECTIONS):
         start = time.process_time()
-        body = SECTIONS[name](Size(args.quick))
+        body = SECTIONS[name](Size(args.quick, DOC.parent if args.write else None))
         seconds = time.process_time() - start
         print(f"<!-- {name} ({seconds:.0f} s) -->\n{body}")
         if args.write:
