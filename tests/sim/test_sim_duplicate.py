@@ -75,6 +75,26 @@ def test_compare_says_a_difference_the_same_on_every_deal_is_no_interval() -> No
     assert rows["side_1_hand_margin"]["difference"] == -margin["difference"]
 
 
+def test_simulate_says_a_mean_with_no_spread_is_all_equal() -> None:
+    args = [
+        "simulate",
+        "--players",
+        "2",
+        "--seats",
+        "heuristic,random",
+        "--games",
+        "3",
+        "--hands",
+        "--workers",
+        "1",
+    ]
+    data = json.loads(invoke(*args, "--json", "-q").stdout)
+    assert data["hands_per_game"] == 1.0 and data["hands_per_game_constant"]  # one hand a "game"
+    assert not data["moves_per_hand_constant"] and not data["sides"][0]["mean_hand_score_constant"]
+    table = invoke(*args, "-q")
+    assert table.exit_code == 0 and "hands per game 1.00 (all equal)" in table.stdout
+
+
 def test_compare_prints_none_for_a_difference_with_no_spread() -> None:
     result = invoke(
         "compare", "kitchen-table", "kitchen-table", "--players", "2", "--seats", "heuristic,random",

@@ -380,7 +380,9 @@ def print_summary(summary: Summary, console: Console) -> None:
             f"{side['wins']:g}",
             f"{100 * side['win_rate']:.1f}%",
             f"{100 * low:.1f}–{100 * high:.1f}%",
-            f"{side['mean_hand_score']:.0f} ±{half(side['mean_hand_score_ci95']):.0f}",
+            plus_minus(
+                side["mean_hand_score"], side["mean_hand_score_ci95"], side["mean_hand_score_constant"]
+            ),
             plus_minus(
                 side["mean_hand_margin"], side["mean_hand_margin_ci95"], side["mean_hand_margin_constant"]
             ),
@@ -392,9 +394,12 @@ def print_summary(summary: Summary, console: Console) -> None:
         print_lineups(data["duplicate"], console)
     ms = data["decision_ms"]
     console.print(
-        f"hands per game {data['hands_per_game']:.2f} ±{half(data['hands_per_game_ci95']):.2f}, "
-        f"moves per hand {data['moves_per_hand']:.1f} ±{half(data['moves_per_hand_ci95']):.1f} (95% CI), "
-        f"decision time mean {ms['mean']:.2f} ms, worst {ms['max']:.1f} ms"
+        "hands per game "
+        + plus_minus(data["hands_per_game"], data["hands_per_game_ci95"], data["hands_per_game_constant"], 2)
+        + ", moves per hand "
+        + plus_minus(data["moves_per_hand"], data["moves_per_hand_ci95"], data["moves_per_hand_constant"], 1)
+        + " (95% CI), "
+        + f"decision time mean {ms['mean']:.2f} ms, worst {ms['max']:.1f} ms"
     )
     if data["bot_errors"]:
         failures = len(data["bot_errors"])

@@ -55,7 +55,15 @@ from handfoot.rules.options import RuleSet
 from handfoot.sim.progress import HandDone, ProgressTracker, Snapshot
 from handfoot.sim.seats import DEFAULT_MOVE_TIME, SeatPlayer, check_seat, make_seat
 from handfoot.sim.seats import parse_seats as parse_seats
-from handfoot.sim.stats import game_points, hand_margins, interval_json, mean, mean_interval, wilson
+from handfoot.sim.stats import (
+    game_points,
+    hand_margins,
+    interval_json,
+    is_constant,
+    mean,
+    mean_interval,
+    wilson,
+)
 from handfoot.sim.workers import Done, process_map
 
 if TYPE_CHECKING:
@@ -193,8 +201,9 @@ class Summary:
     def to_json(self) -> dict[str, Any]:
         """The documented JSON (docs/research.md): ``{"unit", <unit>: count, "sides": [...],
         "hands_per_game", "moves_per_hand", "decision_ms", "capped", "max_moves", "single_hands",
-        "forfeits", "bot_errors", "provenance"}``; every mean comes with a 95% interval (``*_ci95``);
-        ``bot_errors``: one ``failure_record`` per failure of a program seat."""
+        "forfeits", "bot_errors", "duplicate", "provenance"}``; every mean comes with a 95% interval
+        (``*_ci95``) and whether its values were all equal (``*_constant``: the interval then has no
+        width); ``bot_errors``: one ``failure_record`` per failure of a program seat."""
         outcomes = self.outcomes
         sides = self.side_seats()
         wins = [0.0] * len(sides)
@@ -222,6 +231,7 @@ class Summary:
                     "ci95": [low, high],
                     "mean_hand_score": mean(scores),
                     "mean_hand_score_ci95": list(mean_interval(scores)),
+                    "mean_hand_score_constant": is_constant(scores),
                     "mean_hand_margin": margin,
                     "mean_hand_margin_ci95": margin_ci,
                     "mean_hand_margin_constant": margin_constant,
@@ -229,6 +239,7 @@ class Summary:
                     "went_out_ci95": list(wilson(went, hands)),
                     "mean_game_score": mean(game_scores),
                     "mean_game_score_ci95": list(mean_interval(game_scores)),
+                    "mean_game_score_constant": is_constant(game_scores),
                     "decision_ms": {"mean": 1000 * total / count if count else 0.0, "max": 1000 * worst},
                 }
             )
@@ -244,8 +255,10 @@ class Summary:
             "sides": side_rows,
             "hands_per_game": hands / games if games else 0.0,
             "hands_per_game_ci95": list(mean_interval(per_game)),
+            "hands_per_game_constant": is_constant(per_game),
             "moves_per_hand": sum(sum(o.moves_per_hand) for o in outcomes) / hands if hands else 0.0,
             "moves_per_hand_ci95": list(mean_interval(per_hand)),
+            "moves_per_hand_constant": is_constant(per_hand),
             "decision_ms": {"mean": 1000 * total / count if count else 0.0, "max": 1000 * worst},
             "capped": sum(1 for o in outcomes if o.capped),
             "max_moves": self.config.max_moves,
