@@ -338,3 +338,17 @@ def test_a_policy_is_loaded_once_per_process_not_once_per_game(
     seats.make_seat(f"policy:{model}")
     assert len(loads) == 2
     seats._loaded_policy.cache_clear()
+
+
+def test_league_duplicate_on_the_command_line() -> None:
+    result = invoke(
+        "league", "--players", "2", "--seats", "random,heuristic", "--games", "2", "--hands", "--seed", "1",
+        "--workers", "1", "--duplicate", "--json", "-q",
+    )  # fmt: skip
+    assert result.exit_code == 0, result.output
+    data = json.loads(result.stdout)
+    assert data["duplicate"] and data["matchups"] == 1 and data["provenance"]["duplicate"] is True
+    assert [row["games"] for row in data["entrants"]] == [4, 4]  # 2 deals, each from both sides
+    table = invoke("league", "--players", "2", "--seats", "random,heuristic", "--games", "2", "--hands",
+                   "--workers", "1", "--duplicate", "-q")  # fmt: skip
+    assert table.exit_code == 0 and "95% CI, paired by deal" in table.stdout
