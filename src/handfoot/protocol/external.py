@@ -24,7 +24,7 @@ from handfoot.protocol.messages import (
     parse_hello,
 )
 from handfoot.protocol.offers import BadReply, resolve_reply, seat_offers
-from handfoot.protocol.process import BotFailure, BotProcess
+from handfoot.protocol.process import STOP_GRACE, BotFailure, BotProcess
 
 HELLO_SECONDS = 10.0  # time a program has to start and answer hello (an interpreter may start slowly)
 
@@ -86,12 +86,17 @@ class ExternalSeat:
         self._process.send(hand_end_line(index, result.scores, game.totals, result.went_out, result.reason))
 
     def game_over(self, game: Game, reason: str) -> None:
-        """Tell the bot the game is over, and end the program."""
+        """Tell the bot the game is over, and end the program (at once when the runner was ``stopped``:
+        a SIGTERM or Ctrl-C ends everything within a moment)."""
         if self._process is None:
             return
         winner = game.winner if game.finished else None
         self._process.send(game_end_line(game.totals, winner, reason))
-        self.close()
+        if reason == "stopped":
+            self._process.close(STOP_GRACE)
+            self._process = None
+        else:
+            self.close()
 
     def close(self) -> None:
         """End the program (if it runs)."""

@@ -48,7 +48,7 @@ from handfoot.engine.game import Game
 from handfoot.engine.moves import Move, move_text
 from handfoot.engine.state import Seating
 from handfoot.protocol.external import ExternalSeat
-from handfoot.protocol.process import BotFailure
+from handfoot.protocol.process import BotFailure, check_move_time
 from handfoot.record import record_of, rules_source_of
 from handfoot.rules import rules_to_mapping
 from handfoot.rules.options import RuleSet
@@ -626,8 +626,7 @@ def check_config(config: TournamentConfig) -> None:
         raise ValueError("--games must be at least 1")
     if config.max_moves < 1:
         raise ValueError("the move cap must be at least 1")
-    if not config.move_time > 0:
-        raise ValueError("--move-time must be more than 0 seconds")
+    check_move_time(config.move_time)
     if config.on_bot_error not in ON_BOT_ERROR:
         raise ValueError(f"--on-bot-error {config.on_bot_error}: allowed: forfeit, fallback")
     make_bot(config.fallback)
