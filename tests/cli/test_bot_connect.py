@@ -2,17 +2,25 @@
 
 from __future__ import annotations
 
+import json
+import re
 import shlex
 import subprocess
 import sys
+import threading
+import time
+from collections.abc import Iterator
+from contextlib import contextmanager, suppress
 from pathlib import Path
 
 import httpx
 import pytest
+from websockets.exceptions import ConnectionClosed
+from websockets.sync.server import ServerConnection, serve
 
-from handfoot.protocol.link import LinkError, parse_seat_link
+from handfoot.protocol.link import TABLE_ID, LinkError, parse_seat_link
 from handfoot.server.settings import Settings
-from helpers.server import running_server
+from helpers.server import free_port, running_server
 
 ROOT = Path(__file__).resolve().parents[2]
 PY_BOT = f"{shlex.quote(sys.executable)} {ROOT / 'examples/bots/first_legal.py'}"
@@ -100,3 +108,134 @@ def test_a_failing_program_leaves_the_seat_to_the_table(tmp_path: Path) -> None:
 def test_a_bad_link_is_a_usage_error() -> None:
     done = connect("http://127.0.0.1:1/watch/x#key=y", PY_BOT)
     assert done.returncode == 2 and "no /play/TABLE" in done.stderr
+
+
+# --- every bad link, port, table id, silent or garbled server: one line, exit 2 ---------------------
+
+LONG_ID = "a" * 40
+
+
+@pytest.mark.parametrize(
+    ("link", "said"),
+    [
+        ("http://[::1/play/T#seat=tok12345", "is not a web address (Invalid IPv6 URL)"),
+        ("http://127.0.0.1:99999/play/abc#seat=tok12345", "has a bad port"),
+        ("http://127.0.0.1:abc/play/abc#seat=tok12345", "has a bad port"),
+        ("http://127.0.0.1:0/play/abc#seat=tok12345", "has port 0"),
+        (f"http://127.0.0.1:8000/play/{LONG_ID}#seat=tok12345", "is not a table id"),
+        ("http://127.0.0.1:8000/play/a.b#seat=tok12345", "'a.b' is not a table id"),
+        ("http://127.0.0.1:8000/play/abc#seat=kq1…", "the seat token is not one a server hands out"),
+        ("http://user:pw@127.0.0.1:8000/play/abc#seat=tok12345", "holds a user name or password"),
+    ],
+)
+def test_a_malformed_link_is_refused_in_one_line_before_connecting(link: str, said: str) -> None:
+    with pytest.raises(LinkError, match=re.escape(said)) as caught:
+        parse_seat_link(link)
+    assert caught.value.status == 2 and "; allowed: " in str(caught.value)
+    for command in (["bot", "connect", link, "--cmd", PY_BOT], ["play", link]):
+        done = handfoot(*command)
+        assert done.returncode == 2, done.stderr
+        assert done.stderr.count("\n") == 1 and done.stderr.startswith("error: ") and said in done.stderr
+        assert "allowed: " in done.stderr
+
+
+def test_the_server_and_the_runner_agree_on_table_ids() -> None:
+    from handfoot.server.tables.table import is_table_id
+
+    for text in ("abc", "k3J9xQ2aVbE", "a_b-c", "a" * 32, "a" * 33, "a.b", "", "a b", "ä", "a/b"):
+        assert (TABLE_ID.fullmatch(text) is not None) == is_table_id(text), text
+
+
+def handfoot(*args: str, timeout: float = 120) -> subprocess.CompletedProcess[str]:
+    argv = [sys.executable, "-m", "handfoot", *args]
+    env = {"PYTHONPATH": str(ROOT / "src"), "PATH": "/usr/bin:/bin"}
+    return subprocess.run(argv, capture_output=True, text=True, env=env, timeout=timeout)
+
+
+@contextmanager
+def fake_server(answer: str | None) -> Iterator[str]:
+    """A WebSocket server on loopback that answers a hello with ``answer`` (None: never answers); yields
+    a seat link to it."""
+
+    def handler(connection: ServerConnection) -> None:
+        with suppress(ConnectionClosed):
+            connection.recv(timeout=30)
+            if answer is None:
+                time.sleep(30)
+            else:
+                connection.send(answer)
+                connection.recv(timeout=30)
+
+    with serve(handler, "127.0.0.1", 0) as server:
+        thread = threading.Thread(target=server.serve_forever, daemon=True)
+        thread.start()
+        port = server.socket.getsockname()[1]
+        try:
+            yield f"http://127.0.0.1:{port}/play/abc#seat=tok12345"
+        finally:
+            server.shutdown()
+
+
+WELCOME = {"type": "welcome", "protocol": 1, "table_id": "abc", "seat": 0, "role": "player"}
+
+
+@pytest.mark.parametrize(
+    ("answer", "said"),
+    [
+        (None, "sent no welcome within 10 s"),
+        ("nonsense", "which is not JSON"),
+        ("[1, 2]", "a JSON list, not a message"),
+        ('{"no": "type"}', "an object without a type"),
+        ('{"type": "pong"}', "answered hello with 'pong', not a welcome"),
+        (json.dumps(WELCOME | {"rules": {}}), "the server's welcome has no seating"),
+        (json.dumps(WELCOME | {"rules": {}, "seating": {"side_of": [0, 1]}}), "has no seating.owner_of"),
+        (json.dumps(WELCOME), "has no rules"),
+        (
+            '{"type": "error", "code": "no_table", "message": "there is no table \'abc\'"}',
+            "the table said no",
+        ),
+    ],
+    ids=[
+        "silent",
+        "garbage",
+        "list",
+        "untyped",
+        "pong",
+        "no-seating",
+        "half-seating",
+        "no-rules",
+        "no-table",
+    ],
+)
+def test_a_silent_or_garbled_server_is_refused_in_one_line(answer: str | None, said: str) -> None:
+    with fake_server(answer) as link:
+        done = handfoot("bot", "connect", link, "--cmd", PY_BOT)
+    assert done.returncode == 2, done.stderr
+    assert done.stderr.count("\n") == 1 and done.stderr.startswith("error: ") and said in done.stderr
+    assert "allowed: " in done.stderr
+
+
+def test_a_table_that_cannot_be_reached_is_exit_1_in_one_line() -> None:
+    done = handfoot(
+        "bot", "connect", f"http://127.0.0.1:{free_port()}/play/abc#seat=tok12345", "--cmd", PY_BOT
+    )
+    assert done.returncode == 1, done.stderr
+    assert done.stderr.startswith("error: cannot connect to ") and "allowed: " in done.stderr
+
+
+@pytest.mark.parametrize("seconds", ["inf", "1e308", "nan", "0", "-1", "3601"])
+def test_an_out_of_range_move_time_is_refused_by_both_runners(seconds: str) -> None:
+    link = "http://127.0.0.1:8000/play/abc#seat=tok12345"
+    for command in (
+        ["bot", "connect", link, "--cmd", PY_BOT, "--move-time", seconds],
+        ["simulate", "--seats", f"cmd:{PY_BOT},random", "--games", "1", "--move-time", seconds],
+    ):
+        done = handfoot(*command)
+        assert done.returncode == 2, done.stderr
+        assert done.stderr.startswith("error: --move-time ") and "allowed: " in done.stderr
+
+
+def test_an_out_of_range_reconnect_time_is_refused() -> None:
+    link = "http://127.0.0.1:8000/play/abc#seat=tok12345"
+    done = handfoot("bot", "connect", link, "--cmd", PY_BOT, "--reconnect", "inf")
+    assert done.returncode == 2 and done.stderr.startswith("error: --reconnect inf is out of range; allowed:")

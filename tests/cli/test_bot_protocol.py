@@ -135,6 +135,8 @@ FAILURES = [
     ("flood", "flooded its output (a line longer than 65536 bytes)"),
     ("badhello", "speaks protocol 7; this runner speaks 1"),
     ("nodecision", 'wrote a "move" line without "decision" (this is decision 3)'),
+    ("bignumber", "wrote a number of more than 4300 digits; allowed: move ids and numbers of at most 4300"),
+    ("deep", "wrote arrays or objects nested too deep to read"),
 ]
 
 

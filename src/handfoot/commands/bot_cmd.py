@@ -1,13 +1,15 @@
 """``handfoot bot connect LINK --cmd '...'``: a bot program of any language plays a seat of a live table.
 
     handfoot bot connect 'http://127.0.0.1:8000/play/k3J9xQ2aVbE#seat=kq1…' \\
-        --cmd 'python examples/bots/first_legal.py' [--move-time 5]
+        --cmd 'python examples/bots/first_legal.py' [--move-time 5] [--reconnect 120]
 
 The program speaks the bot protocol (docs/bot-protocol.md) on its standard input and output; this
 command speaks the server's WebSocket protocol (docs/protocol.md) for it, under the name the bot gives
-(the lobby lists the seat by it), reconnecting when the connection drops. Exit status 0 when the game
-is over, 1 when the bot failed or the table was lost (the seat is then a missing player's, which the
-host can hand to a bot), 2 for a bad link or command.
+(the lobby lists the seat by it), reconnecting when the connection drops and sending a move again that
+the server could not store, for ``--reconnect`` seconds. Exit status 0 when the game is over, 1 when
+the bot failed or the table was lost (the seat is then a missing player's, which the host can hand to a
+bot), 2 for a bad link, command or option, or a link that leads to no handfoot table; 143 or 130 when
+stopped by SIGTERM or Ctrl-C (the bot and everything it started are ended first).
 """
 
 from __future__ import annotations
@@ -16,11 +18,14 @@ from typing import Annotated
 
 import typer
 
-from handfoot.commands import EXIT_REFUSED, fail
-from handfoot.protocol.link import LinkError, parse_seat_link
+from handfoot.commands import fail
+from handfoot.commands.simulate_cmd import Terminated, stop_on_sigterm
+from handfoot.protocol.link import RECONNECT_SECONDS, LinkError, parse_seat_link
 from handfoot.protocol.live import LiveSeat
-from handfoot.protocol.process import command_argv
+from handfoot.protocol.process import check_move_time, command_argv
 from handfoot.sim.seats import DEFAULT_MOVE_TIME
+
+MOST_RECONNECT = 86400.0  # --reconnect: at most a day
 
 bot_app = typer.Typer(
     name="bot",
@@ -46,15 +51,35 @@ def connect_command(
     move_time: Annotated[
         float, typer.Option("--move-time", help="Seconds the program has for each decision.")
     ] = DEFAULT_MOVE_TIME,
+    reconnect: Annotated[
+        float,
+        typer.Option(
+            "--reconnect",
+            help="Seconds to keep reconnecting after the connection drops (and to keep sending a move the "
+            "server could not store) before giving up.",
+        ),
+    ] = RECONNECT_SECONDS,
 ) -> None:
     """Play a seat of a live table with a bot program speaking the bot protocol."""
     try:
         seat_link = parse_seat_link(link)
         argv = command_argv(cmd)
+        check_move_time(move_time)
     except (LinkError, ValueError) as err:
         fail(str(err))
-    if not move_time > 0:
-        fail("--move-time must be more than 0 seconds")
-    status = LiveSeat(seat_link, argv, f"cmd:{cmd}", move_time).run()
+    if not 0 <= reconnect <= MOST_RECONNECT:
+        fail(f"--reconnect {reconnect!r} is out of range; allowed: 0 to {MOST_RECONNECT:g} seconds")
+    seat = LiveSeat(seat_link, argv, f"cmd:{cmd}", move_time, reconnect_seconds=reconnect)
+    try:
+        with stop_on_sigterm():
+            status = seat.run()
+    except (KeyboardInterrupt, Terminated) as stop:
+        terminated = isinstance(stop, Terminated)
+        typer.echo(
+            f"stopped by {'SIGTERM' if terminated else 'Ctrl-C'}: the bot is ended; the seat is left to the "
+            "table",
+            err=True,
+        )
+        raise typer.Exit(143 if terminated else 130) from None
     if status:
-        raise typer.Exit(EXIT_REFUSED)
+        raise typer.Exit(status)

@@ -65,7 +65,9 @@ def play_command(
             fail(str(err))
         try:
             source = LiveTable(seat_link, name)
-        except (LinkError, ValueError) as err:  # the table could not be reached, or refused the link
+        except LinkError as err:  # no handfoot table there (2), or it cannot be played now (1)
+            fail(str(err), err.status)
+        except ValueError as err:  # the table took the link as a spectator's
             fail(str(err), EXIT_REFUSED)
         source.wait_state()
     else:

@@ -10,6 +10,7 @@ Nothing here names a Python type: views, events and rules are the JSON of the re
 from __future__ import annotations
 
 import json
+import sys
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -138,16 +139,33 @@ def parse_line(raw: bytes, expected: str) -> dict[str, Any]:
         text = raw.decode("utf-8")
     except UnicodeDecodeError:
         raise ProtocolViolation("wrote a line that is not UTF-8 text") from None
-    try:
-        data = json.loads(text)
-    except (json.JSONDecodeError, RecursionError, ValueError):
-        raise ProtocolViolation(f"wrote {shorten(text.strip())!r}, which is not JSON") from None
+    data = read_json_line(text)
     if not isinstance(data, dict):
         raise ProtocolViolation(f'wrote {type_word(data)}; allowed: a JSON object with "type": {expected!r}')
     kind = data.get("type")
     if kind != expected:
         raise ProtocolViolation(f"wrote a line of type {shorten(repr(kind))}; allowed: {expected!r}")
     return data
+
+
+def read_json_line(text: str) -> object:
+    """``text`` read as JSON; raises ProtocolViolation saying what is wrong: not JSON, a number of more
+    digits than a JSON reader takes (``sys.get_int_max_str_digits``), or arrays and objects nested too
+    deep to read."""
+    try:
+        return json.loads(text)
+    except json.JSONDecodeError:
+        raise ProtocolViolation(f"wrote {shorten(text.strip())!r}, which is not JSON") from None
+    except RecursionError:
+        raise ProtocolViolation(
+            "wrote arrays or objects nested too deep to read; allowed: the protocol's lines (a few levels)"
+        ) from None
+    except ValueError:  # an integer past the interpreter's limit of digits
+        limit = sys.get_int_max_str_digits() or "any number of"
+        raise ProtocolViolation(
+            f"wrote a number of more than {limit} digits; allowed: move ids and numbers of at most "
+            f"{limit} digits"
+        ) from None
 
 
 def parse_hello(raw: bytes) -> BotHello:
