@@ -52,6 +52,7 @@ from handfoot.bots.heuristic import (
     score_ids,
     score_reading,
 )
+from handfoot.bots.pause import pause_point
 from handfoot.bots.plan import next_step, offers_staging, opening_plans, seat_state
 from handfoot.bots.registry import register_bot
 from handfoot.engine.apply import apply_checked
@@ -275,6 +276,8 @@ class IsmctsBot(Bot):
         while True:
             if limit is not None and iterations >= limit:
                 break
+            if iterations:
+                pause_point()  # a server's search nobody waits for lets one someone waits for go first
             if deadline is not None and iterations and clock() >= deadline:
                 break
             iterations += 1

@@ -160,9 +160,13 @@ class TableConnection:
         name: str | None = None,
         open_timeout: float = 10.0,
         reconnect_seconds: float = RECONNECT_SECONDS,
+        program: bool = False,
     ) -> None:
         self.link = link
         self.name = name
+        self.program = (
+            program  # the hello says a program plays the seat (the server's bots go after people's)
+        )
         self.open_timeout = open_timeout
         self.reconnect_seconds = reconnect_seconds
         self.welcome: dict[str, Any] = {}
@@ -206,6 +210,8 @@ class TableConnection:
         hello: dict[str, Any] = {"type": "hello", "protocol": SERVER_PROTOCOL, "token": self.link.token}
         if self.name:
             hello["name"] = self.name
+        if self.program:
+            hello["program"] = True
         try:
             self.send(hello)
             first = self.receive(self.open_timeout)

@@ -94,7 +94,7 @@ class LiveSeat:
         self.move_time = move_time
         self.say = say or (lambda line: print(line, file=sys.stderr, flush=True))
         self.reconnect_seconds = reconnect_seconds
-        self.connection = TableConnection(link, reconnect_seconds=reconnect_seconds)
+        self.connection = TableConnection(link, reconnect_seconds=reconnect_seconds, program=True)
         self.process: BotProcess | None = None
         self.name = label
         self.seat = -1

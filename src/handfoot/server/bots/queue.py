@@ -9,11 +9,18 @@ owner with decisions waiting, however many tables they have.
 Decisions at tables where a person plays (``urgent``: someone is waiting for the bot) go before those
 at tables of bots alone, which nobody waits on; but when both wait, at least one decision in
 ``URGENT_RUN + 1`` goes to the tables of bots alone, so they never stop.
+
+With ``reserve`` threads beyond ``threads`` (the server keeps one), an urgent decision does not wait for
+a thread at all: the reserve takes urgent decisions only. And while an urgent decision waits or runs,
+the decisions of tables nobody waits on pause at their searches' pause points (``bots.pause``: before
+each sampled world, at most ``PAUSE_MOST`` seconds a time), so the urgent one has the interpreter to
+itself instead of sharing it with every busy table's search.
 """
 
 from __future__ import annotations
 
 import asyncio
+import threading
 from collections import OrderedDict, deque
 from collections.abc import Callable
 from concurrent.futures import Executor
@@ -23,9 +30,12 @@ from dataclasses import dataclass
 from functools import partial
 from typing import Any, Generic, TypeVar
 
+from handfoot.bots.pause import pausing
+
 T = TypeVar("T")
 
 URGENT_RUN = 3  # urgent decisions started in a row while others wait, before one of the others
+PAUSE_MOST = 0.25  # seconds a decision nobody waits for pauses at one pause point for urgent ones
 
 
 @dataclass(eq=False)
@@ -35,20 +45,26 @@ class _Job(Generic[T]):
     done: asyncio.Future[T]
     queued_at: int  # decisions started before this one was queued
     own_at: int  # decisions of its owner started before it was queued
+    urgent: bool = False
 
 
 class FairQueue:
-    """Runs callables in ``pool`` (at most ``threads`` at once), round-robin over their owners.
+    """Runs callables in ``pool`` (at most ``threads`` at once, and ``reserve`` more for urgent ones only:
+    the pool needs ``threads + reserve`` workers), round-robin over their owners.
 
     ``served`` counts the decisions started for each owner; ``most_ahead`` is, for each owner, the most
     decisions of other owners that started while one of its own waited (the fairness the queue
     promises: for an owner with one decision waiting, at most one of each other owner's).
     """
 
-    def __init__(self, pool: Executor, threads: int) -> None:
+    def __init__(self, pool: Executor, threads: int, reserve: int = 0) -> None:
         self.pool = pool
         self.threads = threads
+        self.reserve = reserve
         self.running = 0
+        self.urgent_running = 0
+        self.calm = threading.Event()  # set while no urgent decision waits or runs
+        self.calm.set()
         self.started = 0
         self.waiting: OrderedDict[str, deque[_Job[Any]]] = OrderedDict()  # tables of bots alone
         self.urgent: OrderedDict[str, deque[_Job[Any]]] = OrderedDict()  # tables where a person plays
@@ -61,21 +77,40 @@ class FairQueue:
         thread has run it (its exception, if it raised). Cancelling the caller while the call waits
         takes it out of the queue."""
         done: asyncio.Future[T] = asyncio.get_running_loop().create_future()
-        job = _Job(owner, call, done, self.started, self.served.get(owner, 0))
+        job = _Job(owner, call, done, self.started, self.served.get(owner, 0), urgent)
         (self.urgent if urgent else self.waiting).setdefault(owner, deque()).append(job)
         self._dispatch()
-        return await done
+        try:
+            return await done
+        finally:
+            self._weather()  # a cancelled urgent job no longer holds the others
+
+    def _weather(self) -> None:
+        """Set ``calm`` unless an urgent decision runs or waits (a cancelled one does not count)."""
+        waiting = any(not job.done.cancelled() for jobs in self.urgent.values() for job in jobs)
+        if self.urgent_running or waiting:
+            self.calm.clear()
+        else:
+            self.calm.set()
+
+    def _pause(self) -> None:
+        """A pause point of a decision nobody waits for: wait while urgent ones run (a moment at most)."""
+        self.calm.wait(PAUSE_MOST)
+
+    def _background(self, call: Callable[[], T]) -> T:
+        with pausing(self._pause):
+            return call()
 
     def pending(self) -> int:
         """How many calls wait for a thread."""
         return sum(len(jobs) for queue in (self.urgent, self.waiting) for jobs in queue.values())
 
-    def _next(self) -> _Job[Any] | None:
+    def _next(self, urgent_only: bool = False) -> _Job[Any] | None:
         """The next job to run: an urgent one unless ``URGENT_RUN`` of them just ran while others
         waited; of those, the first owner's first live job (the owner goes to the back of the turn if
-        it has more)."""
-        while self.urgent or self.waiting:
-            if self.urgent and (not self.waiting or self.urgent_run < URGENT_RUN):
+        it has more). ``urgent_only``: an urgent job or none (for a reserve thread)."""
+        while self.urgent or (self.waiting and not urgent_only):
+            if self.urgent and (urgent_only or not self.waiting or self.urgent_run < URGENT_RUN):
                 queue = self.urgent
                 self.urgent_run += 1
             else:
@@ -92,19 +127,24 @@ class FairQueue:
         return None
 
     def _dispatch(self) -> None:
-        """Start waiting jobs while a thread is free."""
-        while self.running < self.threads:
-            job = self._next()
+        """Start waiting jobs while a thread is free (a reserve thread: for an urgent job)."""
+        while self.running < self.threads + self.reserve:
+            job = self._next(urgent_only=self.running >= self.threads)
             if job is None:
-                return
+                break
             self.running += 1
             own = self.served.get(job.owner, 0)
             ahead = (self.started - job.queued_at) - (own - job.own_at)
             self.started += 1
             self.served[job.owner] = own + 1
             self.most_ahead[job.owner] = max(self.most_ahead.get(job.owner, 0), ahead)
-            future = self.pool.submit(job.call)
+            if job.urgent:
+                self.urgent_running += 1
+                future = self.pool.submit(job.call)
+            else:
+                future = self.pool.submit(self._background, job.call)
             future.add_done_callback(partial(self._from_thread, job))
+        self._weather()
 
     def _from_thread(self, job: _Job[Any], future: ThreadFuture[Any]) -> None:
         """Called in the thread that ran ``job`` (or at once, if it was done): finish it on the loop."""
@@ -114,6 +154,8 @@ class FairQueue:
     def _finish(self, job: _Job[Any], future: ThreadFuture[Any]) -> None:
         """A job's thread is done: hand its outcome to the waiting caller and start the next."""
         self.running -= 1
+        if job.urgent:
+            self.urgent_running -= 1
         if future.cancelled():  # the pool was shut down
             job.done.cancel()
         elif not job.done.cancelled():

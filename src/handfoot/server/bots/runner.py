@@ -9,9 +9,10 @@ bot for a move from its seat's *view*, and submits it with the seat's token and 
 Bots think in the runner's own threads (``BOT_THREADS``), one turn per table at a time, queued fairly
 (``bots.queue.FairQueue``): round-robin over the addresses that created the tables, so twenty tables of
 slow bots from one address get the threads as often as one table from another; and the bots of tables
-where a person plays (who waits for them) go before those of tables of bots alone. A table of slow bots
-cannot take the threads that hints, storage and catching up use, nor hold any table's lock while it
-thinks.
+where a person plays (who waits for them) go before those of tables of bots alone, or of bots and
+programs (``someone_waits``), on a thread kept for them, while the others' searches pause. A table of
+slow bots cannot take the threads that hints, storage and catching up use, nor hold any table's lock
+while it thinks.
 
 Bots play only while someone looks: once a table has had no connection (and no read of its summary)
 for ``UNWATCHED_SECONDS``, its bots stop (the table is *put away*: nothing is lost, every move is
@@ -55,6 +56,19 @@ def bots_alone(live: LiveTable) -> bool:
     return all(seat.bot_plays is not None for seat in live.seats)
 
 
+def someone_waits(live: LiveTable) -> bool:
+    """True if a person may be waiting for ``live``'s bots: it has a person's seat (not handed to a
+    bot) that is not played by programs alone (``handfoot bot connect``: every connection of the seat
+    said ``program`` in its hello). A seat nobody is connected to counts as a person's."""
+    for index, seat in enumerate(live.seats):
+        if seat.bot_plays is not None:
+            continue
+        mine = [c for c in live.connections if c.seat == index]
+        if not mine or not all(c.program for c in mine):
+            return True
+    return False
+
+
 class BotRunner:
     """Runs at most one bot task per table. ``attach`` makes it listen to a TableService."""
 
@@ -70,8 +84,9 @@ class BotRunner:
         self.service = service
         self.delay = delay
         self.leases = leases if leases is not None else LocalLeases("this-process")
-        self.pool = ThreadPoolExecutor(threads, thread_name_prefix="handfoot-bot")
-        self.queue = FairQueue(self.pool, threads)
+        # One thread more than ``threads``, kept for the bots of tables where someone waits.
+        self.pool = ThreadPoolExecutor(threads + 1, thread_name_prefix="handfoot-bot")
+        self.queue = FairQueue(self.pool, threads, reserve=1)
         self.unwatched_seconds = unwatched_seconds
         self.clock = clock
         self.owners: dict[str, str] = {}  # table id -> the address that created (or woke) it
@@ -203,7 +218,7 @@ class BotRunner:
         # A searching bot may think for a while: off the event loop, in the bots' own threads (queued
         # fairly with every other table's; a person's table first), on a reading and a list that are its own.
         choose = partial(self.bots[key].choose_seat, reading, legal, rng)
-        move = await self.queue.run(self.owner(live.id), choose, urgent=not bots_alone(live))
+        move = await self.queue.run(self.owner(live.id), choose, urgent=someone_waits(live))
         if live.version != version or self.bot_to_move(live) != seat or seat not in live.bot_tokens:
             return  # the table moved on, or the host handed the seat back meanwhile
         if not await self.leases.acquire(live.id):

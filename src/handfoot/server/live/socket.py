@@ -216,7 +216,7 @@ async def _serve(websocket: WebSocket, table_id: str, server: Server, client: st
     is_host = hello.host is not None
 
     outbox = Outbox(websocket.send_text)
-    conn = Connection(outbox.put, seat, is_host, paces=hello.pace)
+    conn = Connection(outbox.put, seat, is_host, paces=hello.pace, program=hello.program)
     OUTBOXES[conn] = outbox
     writer = asyncio.get_running_loop().create_task(outbox.run(), name=f"handfoot-send-{live.id}")
     handler = asyncio.current_task()

@@ -104,6 +104,8 @@ class Connection:
     host: bool = False
     # The client said (hello's ``pace``) it shows each finished hand's score and says ``ready`` after.
     paces: bool = False
+    # The client said (hello's ``program``) it is a program playing the seat, not a person.
+    program: bool = False
 
 
 @dataclass(eq=False)

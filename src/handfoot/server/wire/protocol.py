@@ -65,6 +65,9 @@ class Hello(_Message):
     host: str | None = Field(default=None, min_length=8, max_length=128)
     # The client shows each finished hand's score in a dialog and sends ``ready`` when its person closed it.
     pace: bool = False
+    # The client is a program playing the seat (``handfoot bot connect``), not a person: nobody waits for
+    # the table's bots on its account.
+    program: bool = False
 
     @field_validator("name")
     @classmethod
