@@ -3,12 +3,17 @@
 Starts ``handfoot serve`` (the program on ``PYTHONPATH``, as a process of its own, bots moving without a
 pause), then from ``--addresses`` visitor addresses (``X-Forwarded-For``, which the server believes from
 this machine, as from a reverse proxy) creates ``--tables`` tables of four ``hard`` bots each and keeps a
-spectator on each (so none is put away). Then a person plays one seat of a two-seat table against a
-``hard`` bot, from an address of its own, and the time from the end of the person's turn to the start of
-their next one (the bot's whole turn: every decision of it) is measured, ``--turns`` times.
+spectator on each (so none is put away). With ``--programs`` each of those tables has a program in one
+seat instead of a fourth bot (a client here that plays the seat at once and says ``program`` in its
+hello, as ``handfoot bot connect`` does; a server that does not know the word is told nothing), so the
+caps on tables of bots alone do not apply. Then a person plays one seat of a two-seat table against a
+``--bot`` (default ``hard``), from an address of its own, and the time from the end of the person's turn
+to the start of their next one (the bot's whole turn: every decision of it) is measured, ``--turns``
+times.
 
     PYTHONPATH=src .venv/bin/python benchmarks/bot_starvation.py
     PYTHONPATH=src .venv/bin/python benchmarks/bot_starvation.py --tables 0      # the table alone
+    PYTHONPATH=src .venv/bin/python benchmarks/bot_starvation.py --programs --tables 50 --bot medium
     PYTHONPATH=/tmp/old/src .venv/bin/python benchmarks/bot_starvation.py        # another version
 
 The person moves at once (draw, then the first discard offered). Printed: the bot turns' median and
@@ -24,6 +29,7 @@ import statistics
 import subprocess
 import sys
 import tempfile
+import threading
 import time
 from contextlib import ExitStack
 from pathlib import Path
@@ -70,24 +76,62 @@ def _choose(legal: list[str]) -> str:
     return discards[0] if discards else legal[0]
 
 
-def measure(url: str, tables: int, addresses: int, turns: int) -> tuple[list[float], int, int]:
+def _program(url: str, table_id: str, token: str, address: str, stop: threading.Event) -> SeatClient:
+    """A client playing a seat at once (draw, then the first discard), saying ``program`` in its hello
+    unless the server refuses the word; it plays in a thread of its own until ``stop`` is set."""
+    headers = {"X-Forwarded-For": address}
+    client = SeatClient(url, table_id, token, program=True, additional_headers=headers, open_timeout=30)
+    if client.welcome.get("type") != "welcome":  # a server from before the word
+        client.close()
+        client = SeatClient(url, table_id, token, additional_headers=headers, open_timeout=30)
+    seat = client.welcome["seat"]
+
+    def play() -> None:
+        try:
+            while not stop.is_set():
+                try:
+                    message = client.recv(timeout=1)
+                except TimeoutError:
+                    continue
+                if message["type"] != "state" or message["table"]["finished"]:
+                    continue
+                if message["view"]["to_move"] == seat and message["legal"]:
+                    client.move(_choose(message["legal"]), message["version"])
+        except Exception:  # the connection closed at the end
+            return
+
+    threading.Thread(target=play, daemon=True).start()
+    return client
+
+
+def measure(
+    url: str, tables: int, addresses: int, turns: int, bot: str = "hard", programs: bool = False
+) -> tuple[list[float], int, int]:
     """The person's table's bot turns (seconds), the moves the heavy tables made meanwhile, and how many
     of them the server refused to create."""
+    stop = threading.Event()
     with ExitStack() as stack:
+        stack.callback(stop.set)
         heavy = []
         refused = 0
         for n in range(tables):
             address = f"203.0.113.{1 + n % max(1, addresses)}"
-            created = _create(url, address, [{"kind": "bot", "bot": "hard"}] * 4)
+            hard = {"kind": "bot", "bot": "hard"}
+            seats = [{"kind": "invite"}, hard, hard, hard] if programs else [hard] * 4
+            created = _create(url, address, seats)
             if created is None:
                 refused += 1
                 continue
-            heavy.append(created["table"]["id"])
+            table_id = created["table"]["id"]
+            heavy.append(table_id)
             headers = {"X-Forwarded-For": address}
-            watcher = SeatClient(url, created["table"]["id"], additional_headers=headers, open_timeout=30)
-            stack.callback(watcher.close)
+            if programs:
+                client = _program(url, table_id, created["invites"][0]["token"], address, stop)
+            else:
+                client = SeatClient(url, table_id, additional_headers=headers, open_timeout=30)
+            stack.callback(client.close)
         before = sum(httpx.get(f"{url}/api/tables/{t}", timeout=30).json()["version"] for t in heavy)
-        created = _create(url, "198.51.100.7", [{"kind": "invite"}, {"kind": "bot", "bot": "hard"}])
+        created = _create(url, "198.51.100.7", [{"kind": "invite"}, {"kind": "bot", "bot": bot}])
         assert created is not None, "the person's table was refused"
         token = created["invites"][0]["token"]
         person = SeatClient(url, created["table"]["id"], token, "Ann", open_timeout=30)
@@ -100,7 +144,7 @@ def measure(url: str, tables: int, addresses: int, turns: int) -> tuple[list[flo
             if state["view"]["to_move"] == seat and state["legal"]:
                 if turn_ended is not None:
                     waits.append(time.monotonic() - turn_ended)
-                    print(f"  bot turn {len(waits)}: {waits[-1]:.1f} s", flush=True)
+                    print(f"  bot turn {len(waits)}: {waits[-1]:.2f} s", flush=True)
                     turn_ended = None
                 move = _choose(state["legal"])
                 person.move(move, state["version"])
@@ -117,6 +161,10 @@ def main() -> None:
     parser.add_argument("--tables", type=int, default=20, help="tables of four hard bots (default 20)")
     parser.add_argument("--addresses", type=int, default=5, help="addresses they come from (default 5)")
     parser.add_argument("--turns", type=int, default=6, help="bot turns measured (default 6)")
+    parser.add_argument("--bot", default="hard", help="the person's opponent (default hard)")
+    parser.add_argument(
+        "--programs", action="store_true", help="a program in one seat of each heavy table, three hard bots"
+    )
     args = parser.parse_args()
     port = free_port()
     url = f"http://127.0.0.1:{port}"
@@ -126,14 +174,17 @@ def main() -> None:
         server = subprocess.Popen(command, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
         try:
             _wait_for(url, server)
-            heavy = f"{args.tables} tables of 4 hard bots from {args.addresses} addresses"
-            print(f"{heavy}; one person against a hard bot")
-            waits, others, refused = measure(url, args.tables, args.addresses, args.turns)
+            kind = "a program and 3 hard bots" if args.programs else "4 hard bots"
+            heavy = f"{args.tables} tables of {kind} from {args.addresses} addresses"
+            print(f"{heavy}; one person against a {args.bot} bot")
+            waits, others, refused = measure(
+                url, args.tables, args.addresses, args.turns, args.bot, args.programs
+            )
         finally:
             server.terminate()
             server.wait(30)
     print(
-        f"bot turns: median {statistics.median(waits):.1f} s, longest {max(waits):.1f} s over {len(waits)}; "
+        f"bot turns: median {statistics.median(waits):.2f} s, longest {max(waits):.2f} s over {len(waits)}; "
         f"the other tables made {others} moves meanwhile ({refused} of them refused at creation)"
     )
 

@@ -120,7 +120,8 @@ class SeatClient:
 
     ``base`` is ``http://...`` or ``https://...`` (then the socket is ``wss://``); ``key`` and ``host`` are
     a private table's watch key and host key, said in the hello (with ``pace``, the hello says this client
-    shows each hand's score and sends ``ready`` after); ``connect_options`` go to
+    shows each hand's score and sends ``ready`` after; with ``program``, that a program plays the seat);
+    ``connect_options`` go to
     ``websockets.sync.client.connect`` as they are (``ssl``, ``server_hostname``, ``sock``, ``origin``,
     ``open_timeout`` (default 5 s)...).
     """
@@ -135,6 +136,7 @@ class SeatClient:
         key: str | None = None,
         host: str | None = None,
         pace: bool = False,
+        program: bool = False,
         **connect_options: Any,
     ) -> None:
         url = "ws" + base.removeprefix("http") + f"/ws/tables/{table_id}"
@@ -155,6 +157,8 @@ class SeatClient:
             hello["host"] = host
         if pace:
             hello["pace"] = True
+        if program:
+            hello["program"] = True
         # If the server refused before reading the hello, its error message is still there to read.
         with suppress(ConnectionClosed):
             self.send(hello)

@@ -10,13 +10,16 @@ import threading
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
+from types import SimpleNamespace
 from typing import Any
 
 import httpx
 import pytest
 
+from handfoot.bots.pause import pause_point
+from handfoot.server.bots import queue as queue_module
 from handfoot.server.bots.queue import FairQueue
-from handfoot.server.bots.runner import BotRunner, bot_table_refusal, bots_alone
+from handfoot.server.bots.runner import BotRunner, bot_table_refusal, bots_alone, someone_waits
 from handfoot.server.limits import MAX_BOT_TABLES_PER_ADDRESS, Limiters
 from handfoot.server.settings import Settings
 from handfoot.server.store.storage import Storage
@@ -261,3 +264,67 @@ def test_a_persons_table_goes_first_but_tables_of_bots_alone_keep_a_share() -> N
     order = asyncio.run(run())
     # A0 was running; then three of the person's table, one of the bots alone, and so on.
     assert order == ["A0", "P0", "P1", "P2", "A1", "P3", "P4", "A2", "A3", "A4", "A5"]
+
+
+def test_an_urgent_decision_takes_the_reserve_thread_and_pauses_the_others(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """One thread, busy with a search nobody waits for, and one in reserve: a person's table's decision
+    starts at once on the reserve (it does not wait for the search), and the search, at its next pause
+    point, waits until the person's decision is done."""
+    monkeypatch.setattr(queue_module, "PAUSE_MOST", 60.0)  # a pause lasts as long as the urgent work
+    order: list[str] = []
+    searching = threading.Event()
+    urgent_started = threading.Event()
+    release = threading.Event()
+
+    def search() -> str:
+        searching.set()
+        urgent_started.wait(10)
+        pause_point()  # the urgent decision runs now: this waits for it to finish
+        order.append("search went on")
+        return "search"
+
+    def person() -> str:
+        urgent_started.set()
+        release.wait(10)
+        order.append("person's decision done")
+        return "person"
+
+    async def run() -> None:
+        with ThreadPoolExecutor(2) as pool:
+            queue = FairQueue(pool, threads=1, reserve=1)
+            background = asyncio.ensure_future(queue.run("A", search))
+            await _until(searching.is_set, "the search started")
+            urgent = asyncio.ensure_future(queue.run("P", person, urgent=True))
+            await _until(urgent_started.is_set, "the urgent decision started beside the search")
+            assert queue.running == 2 and not queue.calm.is_set()
+            # a second decision nobody waits for does not take the reserve
+            other = asyncio.ensure_future(queue.run("B", lambda: "other"))
+            await asyncio.sleep(0.05)
+            assert queue.running == 2 and queue.pending() == 1
+            release.set()
+            assert await asyncio.gather(background, urgent, other) == ["search", "person", "other"]
+            assert queue.calm.is_set()
+
+    asyncio.run(run())
+    assert order == ["person's decision done", "search went on"]
+
+
+def test_a_pause_point_outside_the_queue_does_nothing() -> None:
+    pause_point()  # no hook: returns at once (a search run by simulate or the terminal game)
+
+
+def test_tables_whose_other_seats_are_programs_are_not_waited_on() -> None:
+    """A seat counts as a person's unless every connection to it said ``program`` (bot connect)."""
+
+    def table(connections: list[tuple[int | None, bool]]) -> Any:
+        seats = [SimpleNamespace(bot_plays=None), SimpleNamespace(bot_plays="hard")]
+        conns = [SimpleNamespace(seat=seat, program=program) for seat, program in connections]
+        return SimpleNamespace(seats=seats, connections=conns)
+
+    assert someone_waits(table([])) is True  # a person's seat nobody holds yet
+    assert someone_waits(table([(0, False)])) is True
+    assert someone_waits(table([(0, True)])) is False
+    assert someone_waits(table([(0, True), (None, False)])) is False  # a spectator waits for nobody
+    assert someone_waits(table([(0, True), (0, False)])) is True  # a browser tab beside the program

@@ -276,14 +276,14 @@ class IsmctsBot(Bot):
         while True:
             if limit is not None and iterations >= limit:
                 break
-            if iterations:
-                pause_point()  # a server's search nobody waits for lets one someone waits for go first
             if deadline is not None and iterations and clock() >= deadline:
                 break
             iterations += 1
             world = sample_world(root_view, rng, caps)
             values: list[float | None] = []
             for move in moves:
+                if iterations > 1:
+                    pause_point()  # a server's search nobody waits for lets one someone waits for go first
                 if deadline is not None and iterations > 1 and clock() >= deadline:
                     break  # out of time inside a world: drop it (the first world is always finished)
                 values.append(self._play_out(world.copy(), move, side))

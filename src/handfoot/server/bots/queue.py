@@ -13,7 +13,7 @@ at tables of bots alone, which nobody waits on; but when both wait, at least one
 With ``reserve`` threads beyond ``threads`` (the server keeps one), an urgent decision does not wait for
 a thread at all: the reserve takes urgent decisions only. And while an urgent decision waits or runs,
 the decisions of tables nobody waits on pause at their searches' pause points (``bots.pause``: before
-each sampled world, at most ``PAUSE_MOST`` seconds a time), so the urgent one has the interpreter to
+each play-out, at most ``PAUSE_MOST`` seconds a time), so the urgent one has the interpreter to
 itself instead of sharing it with every busy table's search.
 """
 
