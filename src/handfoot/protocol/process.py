@@ -36,7 +36,7 @@ from handfoot.protocol.messages import MAX_LINE_BYTES, ProtocolViolation, encode
 
 MAX_PENDING = 64  # unread lines a bot may have written ahead; beyond that it is flooding
 EXIT_GRACE = 2.0  # seconds a bot has to exit after its input closes
-STOP_GRACE = 0.3  # seconds a bot has to exit when the runner is stopped (SIGTERM, Ctrl-C)
+STOP_GRACE = 0.0  # seconds a bot has to exit when the runner is stopped (SIGTERM, Ctrl-C): none
 KEEPER = str(Path(__file__).with_name("keeper.py"))
 KEEPER_START_SECONDS = 30.0  # the keeper starting the bot (an interpreter start; more on a busy machine)
 KEEPER_EXIT_SECONDS = 2.0  # the keeper ending the bot's tree, before the keeper itself is killed
