@@ -16,6 +16,7 @@ far below that and far above what the runners take.
 from __future__ import annotations
 
 import os
+import select
 import shlex
 import signal
 import subprocess
@@ -87,17 +88,27 @@ def handfoot(*args: str) -> subprocess.Popen[str]:
 
 
 def wait_for_line(process: subprocess.Popen[str], wanted: str, within: float = 60.0) -> list[str]:
-    """Read ``process``'s stderr until a line holds ``wanted``; the lines read."""
+    """Read ``process``'s stderr until a line holds ``wanted``; the lines read. Fails after ``within``
+    seconds (a process that stalls without a word included). Reads a byte at a time from the pipe
+    itself, so what comes after the line is left for ``communicate``."""
     assert process.stderr is not None
+    fd = process.stderr.fileno()
     lines: list[str] = []
+    line = b""
     deadline = time.monotonic() + within
-    while time.monotonic() < deadline:
-        line = process.stderr.readline()
-        if not line:
+    while True:
+        ready, _, _ = select.select([fd], [], [], max(0.0, deadline - time.monotonic()))
+        if not ready:
             break
-        lines.append(line)
-        if wanted in line:
-            return lines
+        byte = os.read(fd, 1)
+        if not byte:
+            break
+        line += byte
+        if byte == b"\n":
+            lines.append(line.decode(errors="replace"))
+            line = b""
+            if wanted in lines[-1]:
+                return lines
     raise AssertionError(f"no line with {wanted!r}; read: {lines}")
 
 
@@ -112,11 +123,7 @@ def test_simulate_ends_with_its_game_when_a_bot_leaves_a_helper_behind() -> None
     mark = f"helper-{uuid.uuid4().hex}"
     with cleanup(mark):
         runner = handfoot(*simulate_args(tricky("escape", mark)), "--json", "--move-time", "5")
-        try:
-            out, err = runner.communicate(timeout=HANG_GUARD)
-        except subprocess.TimeoutExpired:
-            runner.kill()
-            pytest.fail("simulate hung on the helper that holds the bot's output")
+        out, err = finish(runner)
         assert runner.returncode == 0, err
         assert '"bot_errors": []' in out
         assert gone(mark), "the helper outlived the game"
@@ -127,14 +134,10 @@ def test_simulate_stops_on_a_signal_with_a_hung_bot_and_its_helper(stop: signal.
     mark = f"helper-{uuid.uuid4().hex}"
     with cleanup(mark):
         runner = handfoot(*simulate_args(tricky("escape-hang", mark)), "--move-time", "300")
-        try:
-            wait_for_line(runner, "hello answered")
-            time.sleep(0.5)  # the runner is waiting for the first decision's answer
-            runner.send_signal(stop)
-            _, err = runner.communicate(timeout=30)
-        except subprocess.TimeoutExpired:
-            runner.kill()
-            pytest.fail("simulate did not stop on the signal")
+        wait_for_line(runner, "hello answered")
+        time.sleep(0.5)  # the runner is waiting for the first decision's answer
+        runner.send_signal(stop)
+        _, err = finish(runner, 30)
         assert runner.returncode == status, err
         assert "stopped by" in err
         assert gone(mark), "the helper outlived the runner"
@@ -163,13 +166,25 @@ def summary(base: str, created: dict[str, Any]) -> dict[str, Any]:
     return data
 
 
+def joined(base: str, created: dict[str, Any], name: str) -> None:
+    """Wait until seat 0 is connected under the bot's ``name`` (the runner's second hello)."""
+    deadline = time.monotonic() + 60
+    while time.monotonic() < deadline:
+        seat = summary(base, created)["seats"][0]
+        if seat["name"] == name and seat["connected"]:
+            return
+        time.sleep(0.05)
+    raise AssertionError(f"the runner never joined seat 0 as {name}")
+
+
 def finish(runner: subprocess.Popen[str], within: float = HANG_GUARD) -> tuple[str, str]:
+    """The runner's output once it ends; fails (killing it) if it has not ended ``within`` seconds. A
+    process it left behind may hold its pipes: after a kill nothing more is read."""
     try:
         return runner.communicate(timeout=within)
     except subprocess.TimeoutExpired:
         runner.kill()
-        _out, err = runner.communicate()
-        pytest.fail(f"the runner did not end; its stderr: {err}")
+        pytest.fail(f"the runner did not end within {within} s")
 
 
 BOT_SEAT = [{"kind": "invite"}, {"kind": "bot", "bot": "random"}]
@@ -218,35 +233,53 @@ def play_seat(client: SeatClient, seat: int, until: float, moves: int) -> int:
             continue
         if message["view"]["to_move"] != seat or not message["legal"]:
             continue
-        legal = message["legal"]
-        move = "draw" if "draw" in legal else next((m for m in legal if m.startswith("discard ")), legal[0])
-        client.move(move, message["version"])
+        client.move(choose(message["legal"]), message["version"])
         made += 1
     return made
 
 
+def choose(legal: list[str]) -> str:
+    """Draw, else the first discard offered, else the first move."""
+    return "draw" if "draw" in legal else next((m for m in legal if m.startswith("discard ")), legal[0])
+
+
+def play_turn(client: SeatClient, seat: int) -> dict[str, Any]:
+    """Play ``seat``'s whole turn through ``client``, each move at once; the state after it."""
+    state = client.latest_state()
+    while not state["table"]["finished"] and state["view"]["to_move"] == seat and state["legal"]:
+        version = state["version"]
+        client.move(choose(state["legal"]), version)
+        state = client.until(lambda m, v=version: m["type"] == "state" and m["version"] > v, timeout=30)
+    return state
+
+
 def test_a_second_connection_on_the_seat_moving_first_is_not_the_bots_fault(tmp_path: Path) -> None:
-    """A browser tab (here a test client) on the runner's seat plays every move at once; the runner's
-    slow bot answers later, so each of its moves is stale (``turn`` or ``version``)."""
+    """A browser tab (here a test client) on the runner's seat plays each of its turns at once; the
+    runner's slow bot answers later, when seat 1 (a person who takes two seconds) is to move, so each
+    of the runner's moves is refused as not its turn (rule ``turn``)."""
     settings = Settings(data_dir=tmp_path, port=0, bot_delay=0.0, rate_limit=0)
     with running_server(settings) as base, ExitStack() as stack:
-        created = new_table(base, BOT_SEAT)
-        invite = created["invites"][0]
+        created = new_table(base, TWO_PEOPLE)
+        invite, other_invite = created["invites"]
         table_id = created["table"]["id"]
-        runner = handfoot("bot", "connect", invite["link"], "--cmd", tricky("slow", "0.4"))
+        runner = handfoot("bot", "connect", invite["link"], "--cmd", tricky("slow", "0.8"))
         stack.callback(runner.kill)
-        wait_for_line(runner, "plays seat 0")
+        joined(base, created, "tricky-slow")
         tab = SeatClient(base, table_id, invite["token"])
         stack.callback(tab.close)
-        tab.send({"type": "sync"})
-        made = play_seat(tab, 0, time.monotonic() + 60, 12)
-        assert made == 12
+        other = SeatClient(base, table_id, other_invite["token"])
+        stack.callback(other.close)
+        for _ in range(5):
+            play_turn(tab, 0)
+            time.sleep(2)  # the runner's move for seat 0 arrives now, on seat 1's turn
+            play_turn(other, 1)
         host = SeatClient(base, table_id, host=created["host"]["key"])
         stack.callback(host.close)
         host.send({"type": "host", "action": "end"})
         _, err = finish(runner)
         assert runner.returncode == 0, err
-        assert "bot error" not in err
+        assert "bot error" not in err and "the game is over" in err
+        assert "the table moved on first" in err and "It is not your turn" in err
 
 
 def pg_target(postgres_url: str) -> tuple[str, int]:
@@ -268,7 +301,7 @@ def test_bot_connect_sends_a_move_again_when_the_database_refused_it(
         table_id = created["table"]["id"]
         runner = handfoot("bot", "connect", created["invites"][0]["link"], "--cmd", tricky("slow", "0.5"))
         stack.callback(runner.kill)
-        wait_for_line(runner, "plays seat 0")
+        joined(base, created, "tricky-slow")
         other = SeatClient(base, table_id, created["invites"][1]["token"])
         stack.callback(other.close)
         other.send({"type": "sync"})
@@ -278,9 +311,7 @@ def test_bot_connect_sends_a_move_again_when_the_database_refused_it(
             if state["view"]["to_move"] == 0 or time.monotonic() > deadline:
                 break
             if state["legal"]:
-                legal = state["legal"]
-                move = "draw" if "draw" in legal else next(m for m in legal if m.startswith("discard "))
-                other.move(move, state["version"])
+                other.move(choose(state["legal"]), state["version"])
         proxy.set(REFUSE)  # the runner's bot answers half a second later: its move cannot be stored
         time.sleep(3)
         proxy.set(PASS)

@@ -243,6 +243,9 @@ class LiveSeat:
                 self._sync()
             if sent is not None and isinstance(version, int) and version > sent.version:
                 self.sent = None
+            self.say(
+                f"the table moved on first (another connection on this seat?): {said} [{rule}]; move dropped"
+            )
             return
         if rule == SERVER_RULE:
             if sent is None:
