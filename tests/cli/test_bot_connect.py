@@ -239,3 +239,10 @@ def test_an_out_of_range_reconnect_time_is_refused() -> None:
     link = "http://127.0.0.1:8000/play/abc#seat=tok12345"
     done = handfoot("bot", "connect", link, "--cmd", PY_BOT, "--reconnect", "inf")
     assert done.returncode == 2 and done.stderr.startswith("error: --reconnect inf is out of range; allowed:")
+
+
+def test_play_refuses_a_garbled_server_in_one_line() -> None:
+    with fake_server('{"type": "welcome", "seat": 0}') as link:
+        done = handfoot("play", link)
+    assert done.returncode == 2, done.stderr
+    assert done.stderr.startswith("error: the server's welcome has no rules; allowed: ")

@@ -189,7 +189,7 @@ def test_a_program_that_cannot_start_is_a_failure(capsys: pytest.CaptureFixture[
 
 
 def test_no_bot_outlives_its_game() -> None:
-    """A bot that hangs is killed (its process group), so nothing is left running after the game."""
+    """A bot that hangs is killed (its keeper ends its whole tree), so nothing is left after the game."""
     mark = f"outlives-{uuid.uuid4().hex}"  # this game's bot only, not another test's hanging one
     play_game(config((f"{bad('hang')} {mark}", "random"), move_time=0.5), 0)
     left = subprocess.run(["pgrep", "-f", f"{BAD_BOT} hang {mark}"], capture_output=True, text=True)
