@@ -4,9 +4,10 @@ Starts ``handfoot serve`` (the program on ``PYTHONPATH``, as a process of its ow
 pause), then from ``--addresses`` visitor addresses (``X-Forwarded-For``, which the server believes from
 this machine, as from a reverse proxy) creates ``--tables`` tables of four ``hard`` bots each and keeps a
 spectator on each (so none is put away). With ``--programs`` each of those tables has a program in one
-seat instead of a fourth bot (a client here that plays the seat at once and says ``program`` in its
-hello, as ``handfoot bot connect`` does; a server that does not know the word is told nothing), so the
-caps on tables of bots alone do not apply. Then a person plays one seat of a two-seat table against a
+seat instead of a fourth bot (a client that plays the seat at once and says ``program`` in its hello,
+as ``handfoot bot connect`` does; a server that does not know the word is told nothing), so the caps on
+tables of bots alone do not apply; those clients run in a process of their own, so that they do not
+slow this one's clock. Then a person plays one seat of a two-seat table against a
 ``--bot`` (default ``hard``), from an address of its own, and the time from the end of the person's turn
 to the start of their next one (the bot's whole turn: every decision of it) is measured, ``--turns``
 times.
@@ -24,6 +25,7 @@ refused to create (its caps on tables of bots alone).
 from __future__ import annotations
 
 import argparse
+import multiprocessing
 import os
 import statistics
 import subprocess
@@ -104,32 +106,55 @@ def _program(url: str, table_id: str, token: str, address: str, stop: threading.
     return client
 
 
+def _programs(url: str, seats: list[tuple[str, str, str]], ready: Any, stop: Any) -> None:
+    """In a process of its own (so their threads do not slow this one's clock): a ``_program`` client
+    for each (table id, token, address) of ``seats``; sets ``ready`` once all are connected, and plays
+    until ``stop`` is set."""
+    done = threading.Event()
+    clients = [_program(url, table_id, token, address, done) for table_id, token, address in seats]
+    ready.set()
+    stop.wait()
+    done.set()
+    for client in clients:
+        client.close()
+
+
 def measure(
     url: str, tables: int, addresses: int, turns: int, bot: str = "hard", programs: bool = False
 ) -> tuple[list[float], int, int]:
     """The person's table's bot turns (seconds), the moves the heavy tables made meanwhile, and how many
     of them the server refused to create."""
-    stop = threading.Event()
+    context = multiprocessing.get_context("spawn")
+    stop = context.Event()
     with ExitStack() as stack:
         stack.callback(stop.set)
         heavy = []
         refused = 0
+        seats: list[tuple[str, str, str]] = []
         for n in range(tables):
             address = f"203.0.113.{1 + n % max(1, addresses)}"
             hard = {"kind": "bot", "bot": "hard"}
-            seats = [{"kind": "invite"}, hard, hard, hard] if programs else [hard] * 4
-            created = _create(url, address, seats)
+            created = _create(
+                url, address, [{"kind": "invite"}, hard, hard, hard] if programs else [hard] * 4
+            )
             if created is None:
                 refused += 1
                 continue
             table_id = created["table"]["id"]
             heavy.append(table_id)
-            headers = {"X-Forwarded-For": address}
             if programs:
-                client = _program(url, table_id, created["invites"][0]["token"], address, stop)
+                seats.append((table_id, created["invites"][0]["token"], address))
             else:
-                client = SeatClient(url, table_id, additional_headers=headers, open_timeout=30)
-            stack.callback(client.close)
+                headers = {"X-Forwarded-For": address}
+                watcher = SeatClient(url, table_id, additional_headers=headers, open_timeout=30)
+                stack.callback(watcher.close)
+        if seats:
+            ready = context.Event()
+            player = context.Process(target=_programs, args=(url, seats, ready, stop), daemon=True)
+            player.start()
+            stack.callback(player.join, 30)
+            if not ready.wait(300):
+                raise SystemExit("the programs did not connect")
         before = sum(httpx.get(f"{url}/api/tables/{t}", timeout=30).json()["version"] for t in heavy)
         created = _create(url, "198.51.100.7", [{"kind": "invite"}, {"kind": "bot", "bot": bot}])
         assert created is not None, "the person's table was refused"
