@@ -14,6 +14,7 @@ from handfoot.engine import DealSpec, Game, IllegalMove
 from handfoot.engine.moves import CANCEL_ID, COMMIT_ID, DISCARD_BASE, STAGE_NEW_BASE, Action, Move
 from handfoot.engine.serialize import state_to_json
 from handfoot.rules import PRESET_NAMES, preset
+from helpers.dead_ends import dead_ends
 
 Policy = Callable[[list[int], random.Random], int]
 POLICIES: dict[str, Policy] = {
@@ -27,8 +28,9 @@ MOVES_PER_HAND = 20_000  # far beyond any hand: the stock runs out within a few 
 @pytest.mark.parametrize("policy", sorted(POLICIES))
 @pytest.mark.parametrize("name", PRESET_NAMES)
 def test_every_policy_over_the_legal_ids_finishes_hands(name: str, policy: str) -> None:
-    """A policy that always plays the highest, the lowest or a random legal id never finds the legal list
-    empty and ends every hand: a staging is cancelled at most once a phase (the next one cannot be), so no
+    """A policy that always plays the highest, the lowest (as the bot protocol's example bot does) or a
+    random legal id never finds the legal list empty nor an offered step that leads nowhere, and ends
+    every hand: a staging is cancelled at most once a phase (the next one cannot be), so no
     policy loops between staging and cancelling."""
     choose = POLICIES[policy]
     rules = preset(name)
@@ -40,6 +42,8 @@ def test_every_policy_over_the_legal_ids_finishes_hands(name: str, policy: str) 
             while not game.results:
                 ids = game.legal_ids()
                 assert ids, f"no legal id in phase {game.state.phase.name}"
+                if game.state.staged or ids[-1] >= STAGE_NEW_BASE:
+                    assert not dead_ends(game.state), f"{name} {players}p seed {seed}: a step leads nowhere"
                 game.apply_id(choose(ids, rng))
                 moves += 1
                 assert moves < MOVES_PER_HAND, f"{name} {players}p seed {seed}: the hand never ended"
