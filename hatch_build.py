@@ -42,6 +42,7 @@ MYPYC_MODULES = (
     "handfoot/engine/legal.py",
     "handfoot/engine/apply.py",
     "handfoot/engine/openings.py",
+    "handfoot/engine/completion.py",
     "handfoot/engine/staging.py",
     "handfoot/engine/steps.py",
     "handfoot/engine/shuffle.py",

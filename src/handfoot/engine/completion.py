@@ -10,13 +10,16 @@ seat's own cards are used: never the Foot's, nor the pile's hidden cards.
 
 How it searches. Where the judge's answer can only get better with more cards laid (the seat is not in
 its Foot, so no play can leave it short of a card to discard; the opening minimum is all that a bigger
-lay-down could miss; books do not close on wilds), the lay-down worth the most points decides: every
-natural of each staged rank and of each rank held three times or more, the best pairs beside a wild, and
-the wilds placed where the shape rules leave room (a wild meld too, where allowed). It is built at once
-and judged; if the judge refuses it for its points, nothing smaller can do better. Elsewhere (in the Foot,
-books counting toward the opening, an opening waived by emptying the hand, the pile's top card not counting,
-books that close at their size, black 3s) every lay-down the staging can grow into is tried, the most cards
-first, each judged, within ``SEARCH_LIMIT`` lay-downs (far more than a hand holds ways to lay its cards).
+lay-down could miss; books do not close on wilds: ``grows_with_points``), the lay-down worth the most
+points decides (``_richest``): every natural of each staged rank and of each rank held three times or
+more, the best pairs beside a wild, and the wilds, the most valuable first, placed where the judge's shape
+rules leave room (``wild_room``; a wild meld too, where allowed). ``completion`` builds it and asks the
+judge; ``leading_on`` reckons it by counts for each step weighed (``_within`` shows most steps lead on
+from the richest lay-down of the staging as it stands, without reckoning again), and the random-play
+tests hold that reckoning to the judge at every staging position. Elsewhere (in the Foot, books counting
+toward the opening, an opening waived by emptying the hand, the pile's top card not counting, books that
+close at their size, black 3s) every lay-down the staging can grow into is tried, the most cards first,
+each judged, within ``SEARCH_LIMIT`` lay-downs (far more than a hand holds ways to lay its cards).
 """
 
 from __future__ import annotations
@@ -94,20 +97,15 @@ class _Staging:
 
     __slots__ = ("cards", "counts", "deuces", "jokers", "pool_kinds", "seat", "state", "top", "top_card")
 
-    def __init__(self, s: HandState, seat: int, extra: Group | None, in_draw: bool) -> None:
-        pool_kinds = list(s.hands[seat])
-        counts: dict[int, list[int]] = {}
-        cards: dict[int, list[int]] = {}
-        for group in s.staged if extra is None else [*s.staged, extra]:
-            row = counts.get(group.rank)
-            if row is None:
-                row = counts[group.rank] = [0, 0, 0]
-                cards[group.rank] = []
-            cards[group.rank].extend(group.cards)
-            for card in group.cards:
-                kind = KIND_OF[card]
-                pool_kinds[kind] -= 1
-                row[1 if kind == JOKER else 2 if kind == DEUCE else 0] += 1
+    def __init__(
+        self,
+        s: HandState,
+        seat: int,
+        counts: dict[int, list[int]],
+        cards: dict[int, list[int]],
+        pool_kinds: list[int],
+        top_card: int,
+    ) -> None:
         self.state = s
         self.seat = seat
         self.counts = counts
@@ -115,8 +113,8 @@ class _Staging:
         self.pool_kinds = pool_kinds
         self.jokers = pool_kinds[JOKER]
         self.deuces = pool_kinds[DEUCE]
-        self.top_card = s.pile[-1] if in_draw and s.pile else -1
-        self.top = KIND_OF[self.top_card] if self.top_card >= 0 else -1
+        self.top_card = top_card
+        self.top = KIND_OF[top_card] if top_card >= 0 else -1
 
     def staged_counts(self, rank: int) -> tuple[int, int, int]:
         """(naturals, jokers, deuces) staged on ``rank``."""
@@ -126,7 +124,6 @@ class _Staging:
     def grown(self, rank: int, naturals: int, jokers: int, deuces: int) -> _Staging:
         """This staging with one more step on ``rank`` (by counts: its cards are not named, so the
         result serves ``_richest``, not ``_lay_down``)."""
-        other = _Staging.__new__(_Staging)
         counts = {r: list(row) for r, row in self.counts.items()}
         row = counts.setdefault(rank, [0, 0, 0])
         row[0] += naturals
@@ -137,16 +134,7 @@ class _Staging:
             pool[rank] -= naturals
         pool[JOKER] -= jokers
         pool[DEUCE] -= deuces
-        other.state = self.state
-        other.seat = self.seat
-        other.counts = counts
-        other.cards = self.cards
-        other.pool_kinds = pool
-        other.jokers = pool[JOKER]
-        other.deuces = pool[DEUCE]
-        other.top_card = self.top_card
-        other.top = self.top
-        return other
+        return _Staging(self.state, self.seat, counts, self.cards, pool, self.top_card)
 
     def pool_cards(self) -> list[int]:
         """The seat's cards not staged (with the step weighed), by card id."""
@@ -155,6 +143,25 @@ class _Staging:
             for card in cards:
                 pool[card] -= 1
         return pool
+
+
+def _staging(s: HandState, seat: int, extra: Group | None, in_draw: bool) -> _Staging:
+    """The staging of ``seat`` (the player to move) as it stands, with ``extra`` staged after it."""
+    pool_kinds = list(s.hands[seat])
+    counts: dict[int, list[int]] = {}
+    cards: dict[int, list[int]] = {}
+    for group in s.staged if extra is None else [*s.staged, extra]:
+        row = counts.get(group.rank)
+        if row is None:
+            row = counts[group.rank] = [0, 0, 0]
+            cards[group.rank] = []
+        cards[group.rank].extend(group.cards)
+        for card in group.cards:
+            kind = KIND_OF[card]
+            pool_kinds[kind] -= 1
+            row[1 if kind == JOKER else 2 if kind == DEUCE else 0] += 1
+    top_card = s.pile[-1] if in_draw and s.pile else -1
+    return _Staging(s, seat, counts, cards, pool_kinds, top_card)
 
 
 # A lay-down by counts: per rank, the (naturals, jokers, deuces) it adds from the seat's cards not staged.
@@ -167,7 +174,7 @@ def completion(s: HandState, seat: int, extra: Group | None = None) -> Move | No
     draw phase the pickup that takes the pile with them. None where no such lay-down exists. Reads the
     position and changes nothing; uses the seat's own cards only."""
     in_draw = s.phase is DRAW_PHASE
-    st = _Staging(s, seat, extra, in_draw)
+    st = _staging(s, seat, extra, in_draw)
     if in_draw and not _pickup_possible(s, seat, st):
         return None
     if grows_with_points(s, seat, in_draw):
@@ -194,7 +201,7 @@ def leading_on(s: HandState, seat: int, mids: list[int]) -> list[bool]:
         pool = s.unstaged_cards(seat)
         top = s.pile[-1] if s.pile else -1
         return [completion(s, seat, move_for(pool, top, mid).groups[0]) is not None for mid in mids]
-    st = _Staging(s, seat, None, in_draw)
+    st = _staging(s, seat, None, in_draw)
     if in_draw and not _pickup_possible(s, seat, st):
         return [False] * len(mids)
     base = _richest(s, seat, st)
@@ -578,7 +585,7 @@ def stages_every_card(s: HandState, seat: int, extra: Group | None) -> bool:
     picks up the Foot: three of a rank start a group (two beside a wild), a card joins a staged rank (a
     wild any natural rank or the wild meld; a black 3 only black 3s), and nothing else can be staged."""
     rules = s.rules
-    st = _Staging(s, seat, extra, False)
+    st = _staging(s, seat, extra, False)
     kinds = st.pool_kinds
     if kinds[C.RED_THREE]:
         return False
