@@ -5,6 +5,7 @@ Every check returns a ``Refusal`` (the rule option broken and a sentence for the
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Final
 
 from handfoot import cards as C
@@ -14,14 +15,12 @@ from handfoot.engine.melding import (
     Plan,
     exit_refusal,
     go_out_refusal,
+    group_words,
     meld_refusal,
     playable_kinds,
+    specs_of,
 )
-from handfoot.engine.moves import (
-    Action,
-    Move,
-    move_text,
-)
+from handfoot.engine.moves import Action, Group, Move
 from handfoot.engine.openings import pile_pickup, play_example
 from handfoot.engine.pile import pickup_refusal, split_draw_refusal, staged_pickup
 from handfoot.engine.staging import stage_refusal, staged_meld
@@ -32,6 +31,7 @@ from handfoot.rules.options import (
     RedThrees,
     RuleSet,
 )
+from handfoot.wording import sentence_list
 
 KIND_OF: Final = C.KIND_OF
 NO_ASKING: Final = Permission.NONE  # bound once: cheaper than the enum's attribute on Python 3.11
@@ -133,11 +133,18 @@ def draw_refusal(s: HandState) -> Refusal | None:
     pickup = pile_pickup(s)
     if pickup is None:
         return None
+    first = pickup.groups[0].cards if pickup.groups else ()
+    with_cards = f" with {groups_words(s.rules, [Group(KIND_OF[first[0]], first)])}" if first else ""
     return Refusal(
         "pickup_allowed",
-        f"The stock is empty and you can take the pile ('{move_text(pickup)}'): take it. The hand ends "
-        "only when the player to move cannot.",
+        f"The stock is empty and you can take the pile{with_cards}: take it. The hand ends only when the "
+        "player to move cannot.",
     )
+
+
+def groups_words(rules: RuleSet, groups: Sequence[Group]) -> str:
+    """Groups of cards in words for a sentence, by rank: "three aces, and two kings and a joker"."""
+    return sentence_list([group_words(spec) for spec in specs_of(rules, list(groups))])
 
 
 def _discardable(rules: RuleSet, kind: int, playable: set[int]) -> bool:
@@ -159,7 +166,7 @@ def must_play_refusal(s: HandState, seat: int, legal_melds: list[int]) -> Refusa
     return Refusal(
         "must_play_all",
         "Your turn lasts until no card can go down: put down every card you can before discarding "
-        f"('{move_text(play)}' can still go down).",
+        f"({groups_words(s.rules, play.groups)} can still go down).",
     )
 
 

@@ -30,7 +30,7 @@ from enum import IntEnum
 from typing import Final, NamedTuple
 
 from handfoot import cards as C
-from handfoot.wording import show
+from handfoot.wording import sentence_list, show
 
 
 class Action(IntEnum):
@@ -345,8 +345,10 @@ def _parse_group(text: str, pickup_first: bool) -> Group:
         raise MoveSyntaxError(str(exc)) from None
     ranks = {C.KIND_OF[c] for c in cards if not C.is_wild(C.KIND_OF[c])}
     if len(ranks) > 1:
-        names = ", ".join(sorted(C.KIND_PLURALS[r] for r in ranks))
-        raise MoveSyntaxError(f"a group holds one rank (with wilds), not {names}: separate groups with |")
+        names = sentence_list(sorted(C.KIND_PLURALS[r] for r in ranks))
+        raise MoveSyntaxError(
+            f"a group holds cards of one rank (and wilds), not {names}: meld them as separate groups"
+        )
     if ranks:
         rank = ranks.pop()
         if rank == C.RED_THREE:

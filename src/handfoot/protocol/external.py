@@ -14,6 +14,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from handfoot.engine import Game, Move
+from handfoot.engine.offers import seat_offers as engine_offers
 from handfoot.protocol.messages import (
     BotHello,
     ProtocolViolation,
@@ -25,6 +26,7 @@ from handfoot.protocol.messages import (
 )
 from handfoot.protocol.offers import BadReply, resolve_reply, seat_offers
 from handfoot.protocol.process import STOP_GRACE, BotFailure, BotProcess
+from handfoot.server.wire.protocol import offers_json
 
 HELLO_SECONDS = 10.0  # time a program has to start and answer hello (an interpreter may start slowly)
 
@@ -70,7 +72,8 @@ class ExternalSeat:
         number = self.decisions
         offers = seat_offers(game)
         info = game.seat_info(self.seat)
-        line = decision_line(number, info, game.totals, offers, round(self.move_time * 1000))
+        places = offers_json(engine_offers(game.state))
+        line = decision_line(number, info, game.totals, offers, round(self.move_time * 1000), places)
         reply = process.ask_move(number, line, self.move_time)
         try:
             return resolve_reply(reply, offers, game)

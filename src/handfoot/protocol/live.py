@@ -328,18 +328,21 @@ class LiveSeat:
             ) from None
         if not offers:
             return False
-        text = self._decide(view, table, offers)
+        places = message.get("offers")
+        text = self._decide(view, table, offers, places if isinstance(places, dict) else None)
         self.sent = Sent(version, text)
         self._send_again()
         return False
 
-    def _decide(self, view: dict[str, Any], table: dict[str, Any], offers: list[Offer]) -> str:
+    def _decide(
+        self, view: dict[str, Any], table: dict[str, Any], offers: list[Offer], places: dict[str, Any] | None
+    ) -> str:
         process = self.process
         assert process is not None
         self.decisions += 1
         bounds: list[dict[str, int]] = [{} for _ in view["seats"]]
         ms = round(self.move_time * 1000)
-        line = decision_from_view(self.decisions, view, bounds, table["totals"], offers, ms)
+        line = decision_from_view(self.decisions, view, bounds, table["totals"], offers, ms, places)
         reply = process.ask_move(self.decisions, line, self.move_time)
         try:
             return str(resolve_reply(reply, offers))

@@ -80,10 +80,18 @@ def decision_line(
     totals: Sequence[int],
     offers: Sequence[Offer],
     time_ms: int,
+    places: dict[str, Any] | None = None,
 ) -> dict[str, Any]:
-    """A decision for the bot's seat: what the seat may know and the moves it may play."""
+    """A decision for the bot's seat: what the seat may know, the moves it may play and ``places``, the
+    seat's offers as the server's ``state`` sends them (``server.wire.protocol.offers_json``)."""
     return decision_from_view(
-        number, view_json(info.freeze()), bounds_json(info.caps, info.players), totals, offers, time_ms
+        number,
+        view_json(info.freeze()),
+        bounds_json(info.caps, info.players),
+        totals,
+        offers,
+        time_ms,
+        places,
     )
 
 
@@ -94,8 +102,10 @@ def decision_from_view(
     totals: Sequence[int],
     offers: Sequence[Offer],
     time_ms: int,
+    places: dict[str, Any] | None = None,
 ) -> dict[str, Any]:
-    """``decision_line`` from a view already in JSON (a server's ``state``)."""
+    """``decision_line`` from a view already in JSON (a server's ``state``, whose ``offers`` are
+    ``places``)."""
     return {
         "type": "decision",
         "decision": number,
@@ -103,6 +113,7 @@ def decision_from_view(
         "bounds": bounds,
         "totals": list(totals),
         "legal": [offer.to_json() for offer in offers],
+        "offers": places,
         "time_ms": time_ms,
     }
 

@@ -7,6 +7,13 @@ export interface BookCountJson {
   wild: number;
 }
 
+/** A card code held outside the staged groups, how many copies, and its places. */
+export interface CardOfferJson {
+  card: string;
+  held: number;
+  places: PlaceJson[];
+}
+
 export interface ErrorMessage {
   type: "error";
   code: string;
@@ -68,6 +75,25 @@ export interface MeldViewJson {
   wilds: number;
 }
 
+/** What the seat to move needs to build a move (``engine.offers``). */
+export interface OffersJson {
+  cards: CardOfferJson[];
+  staged: StagedGroupJson[];
+  opening: OpeningCountJson | null;
+  pile: PileOfferJson;
+  commit: StepJson | null;
+  cancel: StepJson | null;
+  why_not: WhyNotJson;
+}
+
+/** The opening of a side not down yet, counted as the judge counts it. */
+export interface OpeningCountJson {
+  minimum: number;
+  points: number;
+  needed: number;
+  with_top: boolean;
+}
+
 /** The seat's position in sentences (``engine.outlook``). */
 export interface OutlookJson {
   going_out: string | null;
@@ -78,6 +104,20 @@ export interface OutlookJson {
   last_turn: boolean;
   stock: string | null;
   card_values: Record<string, number>;
+}
+
+export interface PileOfferJson {
+  may: boolean;
+  takes: StepJson[];
+  refusal: string | null;
+  frozen: boolean;
+}
+
+/** Where a card may go now (``engine.offers.Place``). */
+export interface PlaceJson {
+  to: "meld" | "staged" | "new" | "pile" | "discard" | "lay";
+  rank: string;
+  steps: StepJson[];
 }
 
 export interface PongMessage {
@@ -129,6 +169,11 @@ export interface SeatingJson {
   sides: number[][];
 }
 
+export interface StagedGroupJson {
+  rank: string;
+  cards: string[];
+}
+
 export interface StateMessage {
   type: "state";
   version: number;
@@ -137,6 +182,13 @@ export interface StateMessage {
   legal: string[];
   last: LastMoveJson | null;
   outlook: OutlookJson;
+  offers: OffersJson | null;
+}
+
+/** One legal step: the engine's move id and the move's text, naming the exact cards. */
+export interface StepJson {
+  id: number;
+  move: string;
 }
 
 /**
@@ -210,6 +262,15 @@ export interface WelcomeMessage {
   seating: SeatingJson;
   bots: string[];
   history: LastMoveJson[];
+}
+
+/** Why each action is not offered now, one sentence each (null: it is). */
+export interface WhyNotJson {
+  draw: string | null;
+  pile: string | null;
+  meld: string | null;
+  discard: string | null;
+  go_out: string | null;
 }
 
 export type ServerMessageJson = WelcomeMessage | StateMessage | RefusedMessage | ErrorMessage | TableMessage | HintMessage | PongMessage | InviteMessage;

@@ -23,7 +23,8 @@ def state_for(live: LiveTable, seat: int | None, info: dict[str, Any] | None = N
     is the table's public summary now (``live.info()``, worked out here if not given)."""
     view, outlook = live.view_for(seat), live.outlook_for(seat)
     table = live.info() if info is None else info
-    return state_message(live.version, table, view, live.legal_for(seat), live.last, outlook)
+    legal, offers = live.legal_for(seat), live.offers_for(seat)
+    return state_message(live.version, table, view, legal, live.last, outlook, offers)
 
 
 def send(live: LiveTable, conn: Connection, message: dict[str, Any] | Encoded) -> None:

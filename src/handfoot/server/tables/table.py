@@ -25,6 +25,7 @@ from handfoot.engine import (
     spectator_view,
     view,
 )
+from handfoot.engine.offers import SeatOffers, seat_offers
 from handfoot.engine.outlook import Outlook, outlook
 from handfoot.record import Record, hand_json, record_of
 from handfoot.rules import rules_to_mapping
@@ -279,6 +280,12 @@ class LiveTable:
     def outlook_for(self, seat: int | None) -> Outlook:
         """The seat's outlook on the hand in play (the public one for None): ``engine.outlook``."""
         return outlook(self.game.state, seat)
+
+    def offers_for(self, seat: int | None) -> SeatOffers | None:
+        """The seat's offers (``engine.offers``) while it is to move, else None (spectators too)."""
+        if seat is None or self.broken or self.ended or self.game.to_move != seat:
+            return None
+        return seat_offers(self.game.state)
 
     def legal_for(self, seat: int | None) -> list[str]:
         """The text of every legal atomic move, for the seat to move only (else empty)."""

@@ -82,6 +82,80 @@ class OutlookJson(TypedDict):
     card_values: dict[str, int]
 
 
+@with_config(_STRICT)
+class StepJson(TypedDict):
+    """One legal step: the engine's move id and the move's text, naming the exact cards."""
+
+    id: int
+    move: str
+
+
+@with_config(_STRICT)
+class PlaceJson(TypedDict):
+    """Where a card may go now (``engine.offers.Place``)."""
+
+    to: Literal["meld", "staged", "new", "pile", "discard", "lay"]
+    rank: str
+    steps: list[StepJson]
+
+
+@with_config(_STRICT)
+class CardOfferJson(TypedDict):
+    """A card code held outside the staged groups, how many copies, and its places."""
+
+    card: str
+    held: int
+    places: list[PlaceJson]
+
+
+@with_config(_STRICT)
+class StagedGroupJson(TypedDict):
+    rank: str
+    cards: list[str]
+
+
+@with_config(_STRICT)
+class OpeningCountJson(TypedDict):
+    """The opening of a side not down yet, counted as the judge counts it."""
+
+    minimum: int
+    points: int
+    needed: int
+    with_top: bool
+
+
+@with_config(_STRICT)
+class PileOfferJson(TypedDict):
+    may: bool
+    takes: list[StepJson]
+    refusal: str | None
+    frozen: bool
+
+
+@with_config(_STRICT)
+class WhyNotJson(TypedDict):
+    """Why each action is not offered now, one sentence each (null: it is)."""
+
+    draw: str | None
+    pile: str | None
+    meld: str | None
+    discard: str | None
+    go_out: str | None
+
+
+@with_config(_STRICT)
+class OffersJson(TypedDict):
+    """What the seat to move needs to build a move (``engine.offers``)."""
+
+    cards: list[CardOfferJson]
+    staged: list[StagedGroupJson]
+    opening: OpeningCountJson | None
+    pile: PileOfferJson
+    commit: StepJson | None
+    cancel: StepJson | None
+    why_not: WhyNotJson
+
+
 class _EventBase(TypedDict):
     type: str
     seat: int
@@ -216,6 +290,7 @@ class StateMessage(TypedDict):
     legal: list[str]
     last: LastMoveJson | None
     outlook: OutlookJson
+    offers: OffersJson | None
 
 
 @with_config(_STRICT)

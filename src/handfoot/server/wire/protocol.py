@@ -19,6 +19,7 @@ from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, ValidationError,
 from handfoot import cards as C
 from handfoot.engine import Event, Seating, View
 from handfoot.engine.events import MELD_ADDED, EventType
+from handfoot.engine.offers import SeatOffers, Step
 from handfoot.engine.outlook import Outlook
 from handfoot.server.settings import MAX_READ_SECONDS
 from handfoot.text import json_text_problem
@@ -299,6 +300,55 @@ def outlook_json(o: Outlook) -> dict[str, Any]:
     }
 
 
+def _step_json(step: Step) -> dict[str, Any]:
+    return {"id": step.id, "move": step.move}
+
+
+def offers_json(o: SeatOffers | None) -> dict[str, Any] | None:
+    """The seat to move's offers (``engine.offers``) as JSON: where each card may go, the opening count,
+    the pile, and why each action is not offered; None for every other seat."""
+    if o is None:
+        return None
+    opening = o.opening
+    return {
+        "cards": [
+            {
+                "card": c.card,
+                "held": c.held,
+                "places": [
+                    {"to": p.to, "rank": p.rank, "steps": [_step_json(st) for st in p.steps]}
+                    for p in c.places
+                ],
+            }
+            for c in o.cards
+        ],
+        "staged": [{"rank": g.rank, "cards": list(g.cards)} for g in o.staged],
+        "opening": None
+        if opening is None
+        else {
+            "minimum": opening.minimum,
+            "points": opening.points,
+            "needed": opening.needed,
+            "with_top": opening.with_top,
+        },
+        "pile": {
+            "may": o.pile.may,
+            "takes": [_step_json(st) for st in o.pile.takes],
+            "refusal": o.pile.refusal,
+            "frozen": o.pile.frozen,
+        },
+        "commit": None if o.commit is None else _step_json(o.commit),
+        "cancel": None if o.cancel is None else _step_json(o.cancel),
+        "why_not": {
+            "draw": o.why_not.draw,
+            "pile": o.why_not.pile,
+            "meld": o.why_not.meld,
+            "discard": o.why_not.discard,
+            "go_out": o.why_not.go_out,
+        },
+    }
+
+
 def state_message(
     version: int,
     table: dict[str, Any],
@@ -306,9 +356,11 @@ def state_message(
     legal: Sequence[str],
     last: dict[str, Any] | None,
     outlook: Outlook,
+    offers: SeatOffers | None = None,
 ) -> dict[str, Any]:
     """The position after ``version`` moves, as one seat (or a spectator) may see it, with the seat's
-    outlook (what going out still needs, whether the pile may be taken, a last turn...)."""
+    outlook (what going out still needs, whether the pile may be taken, a last turn...) and, for the
+    seat to move only, its offers (``engine.offers``: where each card may go)."""
     return {
         "type": "state",
         "version": version,
@@ -317,6 +369,7 @@ def state_message(
         "legal": list(legal),
         "last": last,
         "outlook": outlook_json(outlook),
+        "offers": offers_json(offers),
     }
 
 
