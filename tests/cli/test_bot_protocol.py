@@ -308,3 +308,68 @@ def test_simulate_names_failures_on_stderr_and_notes_them_under_the_table() -> N
     assert (
         "note: 2 bot failures (each named on standard error above); heuristic finished them." in done.stdout
     )
+
+
+RECORDING_BOT = """
+import json, sys
+log = open(sys.argv[1], "w")
+for raw in sys.stdin:
+    line = json.loads(raw)
+    log.write(raw)
+    log.flush()
+    if line["type"] == "hello":
+        print(json.dumps({"type": "hello", "protocol": 1, "name": "recorder"}), flush=True)
+    elif line["type"] == "decision":
+        move = line["legal"][0]["id"]
+        print(json.dumps({"type": "move", "decision": line["decision"], "move": move}), flush=True)
+"""
+
+
+def test_decisions_carry_the_offers_and_game_end_names_the_hands_winner(tmp_path: Path) -> None:
+    """Each decision's ``offers`` are the engine's: every step of every card's places is an offered id;
+    a game of one hand (``--hands``) ends with ``game_end`` naming the side that scored most."""
+    script = tmp_path / "recorder.py"
+    script.write_text(RECORDING_BOT)
+    log = tmp_path / "lines.jsonl"
+    seats = (f"cmd:{PY} {script} {log}", "heuristic")
+    outcome = play_game(config(seats), 0)
+    lines = [json.loads(raw) for raw in log.read_text().splitlines()]
+    decisions = [line for line in lines if line["type"] == "decision"]
+    assert decisions
+    placed = 0
+    for decision in decisions:
+        offered = {entry["id"] for entry in decision["legal"]}
+        offers = decision["offers"]
+        if offers is None:
+            continue
+        assert (
+            sorted(c["card"] for c in offers["cards"]) == sorted(set(decision["view"]["hand"]))
+            or offers["staged"]
+        )
+        for card in offers["cards"]:
+            for place in card["places"]:
+                for step in place["steps"]:
+                    assert step["id"] in offered and card["card"] in step["move"]
+                    placed += 1
+    assert placed > 0
+    end = lines[-1]
+    assert end["type"] == "game_end" and end["reason"] == "finished"
+    scores = outcome.hand_scores[0]
+    assert end["totals"] == scores
+    best = [side for side, points in enumerate(scores) if points == max(scores)]
+    assert end["winner"] == (best[0] if len(best) == 1 else None) and end["winner"] is not None
+
+
+def test_the_documented_decision_is_whole_and_its_offers_name_offered_ids() -> None:
+    """docs/bot-protocol.md's decision example is a whole line: no elided entry in its lists, and each
+    step of its offers is one of its legal ids, the move text naming the card it is listed under."""
+    text = (ROOT / "docs" / "bot-protocol.md").read_text()
+    start = text.index('```json\n{"type": "decision"') + len("```json\n")
+    line = json.loads(text[start : text.index("```", start)])
+    assert "..." not in json.dumps(line)
+    legal = {entry["id"]: entry["text"] for entry in line["legal"]}
+    for card in line["offers"]["cards"]:
+        assert card["card"] in line["view"]["hand"]
+        for place in card["places"]:
+            for step in place["steps"]:
+                assert legal[step["id"]] == step["move"] and card["card"] in step["move"]

@@ -88,13 +88,21 @@ class ExternalSeat:
         index = len(game.results) - 1
         self._process.send(hand_end_line(index, result.scores, game.totals, result.went_out, result.reason))
 
-    def game_over(self, game: Game, reason: str) -> None:
+    def game_over(self, game: Game, reason: str, single_hand: bool = False) -> None:
         """Tell the bot the game is over, and end the program (at once when the runner was ``stopped``:
-        a SIGTERM or Ctrl-C ends everything within a moment)."""
+        a SIGTERM or Ctrl-C ends everything within a moment). ``single_hand``: the game was one hand
+        (``simulate --hands``): its totals are that hand's scores and its winner the side that scored
+        most (None on a tie)."""
         if self._process is None:
             return
-        winner = game.winner if game.finished else None
-        self._process.send(game_end_line(game.totals, winner, reason))
+        if single_hand and game.results:
+            totals = list(game.results[0].scores)
+            leaders = [side for side, points in enumerate(totals) if points == max(totals)]
+            winner = leaders[0] if len(leaders) == 1 else None
+        else:
+            totals = list(game.totals)
+            winner = game.winner if game.finished else None
+        self._process.send(game_end_line(totals, winner, reason))
         if reason == "stopped":
             self._process.close(STOP_GRACE)
             self._process = None

@@ -540,7 +540,7 @@ def play_game(
             reason = "move_cap" if capped else "stopped"
         for player in bots:
             if isinstance(player, ExternalSeat):
-                player.game_over(game, reason)
+                player.game_over(game, reason, config.single_hands)
     results = game.results
     totals = list(results[0].scores) if config.single_hands and results else list(game.totals)
     return GameOutcome(
