@@ -54,6 +54,7 @@ def check_offers(game: Game) -> int:
                 assert move_id(move) == step.id and step.id in ids, step
                 named = [move.card] if move.card >= 0 else [c for g in move.groups for c in g.cards]
                 assert C.parse_card(offer.card) in named, (offer.card, step)
+                assert sorted(step.cards) == sorted(C.CODE_OF[c] for c in named), step
                 assert check(s, move) is None, (step, check(s, move))
                 covered.add(step.id)
                 steps += 1

@@ -60,10 +60,21 @@ _NAMES_CARDS: Final = (Action.MELD, Action.STAGE, Action.PICKUP, Action.DISCARD,
 
 @dataclass(frozen=True)
 class Step:
-    """One legal step: the engine's move id and the move's text (naming the exact cards)."""
+    """One legal step: the engine's move id, the move's text and the cards of the hand it plays (their
+    codes; a pickup's are the naturals from the hand, the top card not among them)."""
 
     id: int
     move: str
+    cards: tuple[str, ...]
+
+
+def step_of(mid: int, move: Move) -> Step:
+    """The ``Step`` of legal id ``mid`` played as ``move``."""
+    if move.card >= 0 and move.action is not Action.DRAW:
+        named: tuple[str, ...] = (C.CODE_OF[move.card],)
+    else:
+        named = tuple(C.CODE_OF[c] for g in move.groups for c in g.cards)
+    return Step(mid, move_text(move), named)
 
 
 @dataclass(frozen=True)
@@ -210,7 +221,7 @@ def card_offers(s: HandState, ids: list[int]) -> tuple[CardOffer, ...]:
                 variant = _with_card(move, card)
                 if variant is not move and check(s, variant) is not None:
                     continue
-                places.setdefault(card, {}).setdefault(where, []).append(Step(mid, move_text(variant)))
+                places.setdefault(card, {}).setdefault(where, []).append(step_of(mid, variant))
     out = []
     for card in C.DISPLAY_ORDER:
         if held[card]:
@@ -266,9 +277,7 @@ def pile_offer(s: HandState, ids: list[int]) -> PileOffer:
     """Whether the seat to move may take the pile now, from the legal ``ids``: a pickup is offered, or in
     the draw phase a staging is (every staging offered there leads to a pickup). Else the judge's
     sentence for the pickup with as many naturals of the top card's rank as the seat holds."""
-    takes = tuple(
-        Step(mid, move_text(move_of_id(s, mid))) for mid in ids if decode_id(mid).action is Action.PICKUP
-    )
+    takes = tuple(step_of(mid, move_of_id(s, mid)) for mid in ids if decode_id(mid).action is Action.PICKUP)
     staging = s.phase is Phase.DRAW and any(decode_id(mid).action is Action.STAGE for mid in ids)
     if takes or staging:
         return PileOffer(True, takes, None, False)
@@ -339,8 +348,8 @@ def seat_offers(s: HandState) -> SeatOffers | None:
         discard=_discard_refusal(s, ids),
         go_out=None if not wanted and not others else going_out_sentence(wanted, others),
     )
-    commit = next((Step(mid, "commit") for mid in ids if mid == COMMIT_ID), None)
-    cancel = next((Step(mid, "cancel") for mid in ids if decode_id(mid).action is Action.CANCEL), None)
+    commit = next((Step(mid, "commit", ()) for mid in ids if mid == COMMIT_ID), None)
+    cancel = next((Step(mid, "cancel", ()) for mid in ids if decode_id(mid).action is Action.CANCEL), None)
     return SeatOffers(
         seat=seat,
         cards=card_offers(s, ids),

@@ -185,10 +185,11 @@ export interface StateMessage {
   offers: OffersJson | null;
 }
 
-/** One legal step: the engine's move id and the move's text, naming the exact cards. */
+/** One legal step: the engine's move id, the move's text and the cards of the hand it plays. */
 export interface StepJson {
   id: number;
   move: string;
+  cards: string[];
 }
 
 /**

@@ -84,10 +84,11 @@ class OutlookJson(TypedDict):
 
 @with_config(_STRICT)
 class StepJson(TypedDict):
-    """One legal step: the engine's move id and the move's text, naming the exact cards."""
+    """One legal step: the engine's move id, the move's text and the cards of the hand it plays."""
 
     id: int
     move: str
+    cards: list[str]
 
 
 @with_config(_STRICT)

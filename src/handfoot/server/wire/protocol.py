@@ -301,7 +301,7 @@ def outlook_json(o: Outlook) -> dict[str, Any]:
 
 
 def _step_json(step: Step) -> dict[str, Any]:
-    return {"id": step.id, "move": step.move}
+    return {"id": step.id, "move": step.move, "cards": list(step.cards)}
 
 
 def offers_json(o: SeatOffers | None) -> dict[str, Any] | None:
