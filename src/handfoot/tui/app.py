@@ -4,16 +4,18 @@ The screen (it fits 80x24): the table's state on one line, every seat (partners 
 of every side, the pile and stock, the player's hand with a cursor, the groups staged for a meld or a
 pickup, the last moves and what the table said, and the keys. Keys:
 
-    ←/→ move the cursor        space select a card        g stage the selection as a group
-    u  take the staged groups back                         m  meld (the staged groups and the selection)
-    d  draw                    p  take the pile (the staged groups and the selection go with it)
+    ←/→ move the cursor        space select a card        g stage the selection (toward an opening)
+    u  take the staged groups back                         m  meld the selection (or lay what is staged)
+    d  draw                    p  take the pile (with the selected naturals and the staged groups)
     x  discard the card under the cursor                   l  lay the red 3 under the cursor
     a  ask "May I go out?"     y / n  answer yes / no      k / w  keep / swap (pick the Foot)
     h  hint (enter plays it)   t  history                  s  score sheet      ?  keys     q  quit
 
-Moves are sent in the notation (docs/records.md); a move the rules refuse changes nothing and the
-refusal is shown in the table's own sentence (the one the browser shows). ``ascii`` draws cards as
-``KS`` instead of ``K♠``.
+Moves are built from the seat's offers (``engine.offers``: where each card may go, the opening count,
+the pile's state and why an action is not offered), never from a rule of the app's own: a key whose
+action is not offered says the engine's sentence why, and a selection is played as the offered steps
+that take exactly its cards. A move the rules refuse changes nothing and the refusal is shown in the
+table's own sentence (the one the browser shows). ``ascii`` draws cards as ``KS`` instead of ``K♠``.
 """
 
 from __future__ import annotations
@@ -59,6 +61,16 @@ def history_line(snapshot: Snapshot, entry: dict[str, Any]) -> str:
         elif event.get("type") == "hand_over":
             line += " (the hand is over)"
     return line
+
+
+def _within(cards: Sequence[str], codes: Sequence[str]) -> bool:
+    """True if every card of ``cards`` is among ``codes``, copies counted."""
+    left = list(codes)
+    for card in cards:
+        if card not in left:
+            return False
+        left.remove(card)
+    return True
 
 
 class TextScreen(ModalScreen[None]):
@@ -139,7 +151,6 @@ class PlayApp(App[int]):
         self.bot_delay = bot_delay
         self.cursor = 0
         self.selected: set[int] = set()
-        self.staged: list[list[str]] = []
         self.message = Text("Your seat. ? lists the keys.")
         self.suggested: str | None = None
         self.snap: Snapshot = source.snapshot()
@@ -172,21 +183,42 @@ class PlayApp(App[int]):
             self.redraw()
 
     # --- what the player holds and has chosen
+    @property
+    def places(self) -> dict[str, Any] | None:
+        """The seat's offers now (``engine.offers`` as JSON), or None when it is not to move."""
+        return self.snap.places
+
+    @property
+    def staged(self) -> list[list[str]]:
+        """The groups staged at the table (the engine keeps them), one list of codes per group."""
+        places = self.places
+        return [list(group["cards"]) for group in places["staged"]] if places else []
+
     def available(self) -> list[str]:
         """The hand without the staged cards, in the hand's order."""
         left = list(self.snap.view["hand"])
         for group in self.staged:
             for code in group:
-                left.remove(code)
+                if code in left:
+                    left.remove(code)
         return left
 
     def selection(self) -> list[str]:
         cards = self.available()
         return [cards[i] for i in sorted(self.selected) if i < len(cards)]
 
+    def reselect(self, codes: Sequence[str]) -> None:
+        """Select ``codes`` (each copy once) in the hand as it is now."""
+        cards = self.available()
+        chosen: set[int] = set()
+        for code in codes:
+            index = next((i for i, c in enumerate(cards) if c == code and i not in chosen), None)
+            if index is not None:
+                chosen.add(index)
+        self.selected = chosen
+
     def reset_choice(self) -> None:
         self.selected = set()
-        self.staged = []
         self.suggested = None
 
     # --- drawing
@@ -218,6 +250,9 @@ class PlayApp(App[int]):
             staged.append("[")
             staged.append_text(cards_text(group, self.ascii_only))
             staged.append("] ")
+        opening = self.opening_text()
+        if opening:
+            staged.append(opening, style="bold" if opening.endswith("enough") else "")
         self.query_one("#staged", Static).update(staged if self.staged else Text(""))
         log = [history_line(snap, entry) for entry in snap.history[-3:]]
         self.query_one("#log", Static).update("\n".join(log))
@@ -327,22 +362,92 @@ class PlayApp(App[int]):
         self.redraw()
 
     def action_stage(self) -> None:
-        chosen = self.selection()
-        if not chosen:
+        if not self.selection():
             self.say("Select the cards of a group first (space), then g.")
             return
-        self.staged.append(chosen)
-        self.selected = set()
-        self.redraw()
+        self.play_selection("stage")
 
     def action_unstage(self) -> None:
-        self.staged = []
-        self.selected = set()
-        self.redraw()
+        places = self.places
+        if places is None or places["cancel"] is None:
+            self.say("Nothing is staged.")
+            return
+        self.send(places["cancel"]["move"])
 
-    def groups(self) -> list[list[str]]:
-        chosen = self.selection()
-        return [*self.staged, *([chosen] if chosen else [])]
+    def why_not(self, action: str) -> str | None:
+        """The engine's sentence for why ``action`` (draw, pile, meld, discard) is not offered now."""
+        places = self.places
+        if places is None:
+            return "It is not your turn." if not self.snap.finished else "The game is over."
+        why = places["why_not"][action]
+        return str(why) if why is not None else None
+
+    def steps_for(self, codes: Sequence[str], verb: str, places: Sequence[str]) -> list[dict[str, Any]]:
+        """The offered steps of ``verb`` (``stage``, ``meld``, ``pickup``) to one of ``places`` that play
+        cards of ``codes`` only (each copy once), the most cards first."""
+        offers = self.places
+        if offers is None:
+            return []
+        found: dict[str, dict[str, Any]] = {}
+        for card in offers["cards"]:
+            if card["card"] not in codes:
+                continue
+            for place in card["places"]:
+                if place["to"] not in places:
+                    continue
+                for step in place["steps"]:
+                    if step["move"].split(" ", 1)[0] == verb and _within(step["cards"], codes):
+                        found.setdefault(step["move"], step)
+        return sorted(found.values(), key=lambda step: -len(step["cards"]))
+
+    def play_selection(self, verb: str) -> bool:
+        """Play the selection as offered ``verb`` steps (``stage``: staged groups; ``meld``: groups laid
+        or added to the side's melds), each taking selected cards only, until none is left: True when
+        every card was played. Says the engine's reason when nothing can be."""
+        wanted = self.selection()
+        targets = ("new", "staged", "pile") if verb == "stage" else ("new", "meld")
+        played = 0
+        while wanted:
+            steps = self.steps_for(wanted, verb, targets)
+            if not steps:
+                break
+            step = steps[0]
+            refusal = self.source.play(step["move"])
+            if refusal is not None:
+                self.say(refusal, "bold red")
+                return False
+            played += 1
+            self.snap = self.source.snapshot()
+            self.seen_version = self.snap.version
+            for code in step["cards"]:
+                wanted.remove(code)
+            self.reselect(wanted)
+        if wanted:
+            why = self.why_not("meld") if verb == "meld" else None
+            if played:
+                rest = " ".join(card_label(code, self.ascii_only) for code in wanted)
+                self.say(f"Played what the table offers for these cards; {rest} cannot go with them.")
+            elif why is not None:
+                self.say(why, "bold red")
+            else:
+                what = "staged" if verb == "stage" else "melded"
+                self.say(f"These cards cannot be {what} together now.")
+            self.redraw()
+            return False
+        self.message = Text("Played." if verb == "meld" else "Staged.")
+        self.redraw()
+        self.tick()
+        return True
+
+    def opening_text(self) -> str:
+        """The opening count in words, from the offers: "30 points; to open you need 50: 20 more"."""
+        places = self.places
+        opening = places["opening"] if places else None
+        if not opening:
+            return ""
+        need = opening["needed"]
+        more = "enough" if need == 0 else f"{need} more"
+        return f"{opening['points']} points; to open you need {opening['minimum']}: {more}"
 
     def send(self, text: str) -> None:
         """Play ``text`` at the table; show the refusal, or move on."""
@@ -355,27 +460,62 @@ class PlayApp(App[int]):
         self.tick()
 
     def action_move(self, text: str) -> None:
+        if text == "draw":
+            why = self.why_not("draw")
+            if why is not None:
+                self.say(why, "bold red")
+                return
         self.send(text)
 
     def action_meld(self) -> None:
-        groups = self.groups()
-        if not groups:
-            self.say("Select cards (space) or stage groups (g) first, then m to meld them.")
+        why = self.why_not("meld")
+        if why is not None and not self.staged:
+            self.say(why, "bold red")
             return
-        self.send("meld " + " | ".join(" ".join(group) for group in groups))
+        places = self.places
+        opening = places is not None and places["opening"] is not None
+        if self.selection():
+            # a side not down opens by staging its groups and committing them; a side down lays them
+            if not self.play_selection("stage" if opening else "meld") or not opening:
+                return
+            places = self.places
+        if not self.staged:
+            self.say("Select cards (space) first, then m to meld them.")
+            return
+        if places is not None and places["commit"] is not None:
+            self.send(places["commit"]["move"])
+            return
+        opening_text = self.opening_text()
+        if opening_text:
+            self.say(f"Not yet: the staged groups count {opening_text}.")
+        else:
+            self.say(why or "The staged groups cannot be laid now.")
 
     def action_pickup(self) -> None:
-        groups = self.groups()
-        if groups:
-            self.send("pickup " + " | ".join(" ".join(group) for group in groups))
+        places = self.places
+        if places is None or not places["pile"]["may"]:
+            self.say(self.why_not("pile") or "The pile cannot be taken now.", "bold red")
             return
-        pickups = [offer.text for offer in self.snap.offers if offer.text.startswith("pickup")]
-        if pickups:
-            self.send(pickups[0])
+        chosen = self.selection()
+        takes = places["pile"]["takes"]
+        if not chosen:
+            if takes:
+                self.send(takes[0]["move"])
+            else:
+                self.say("Stage the groups of your opening first (g), then p with the naturals for the top.")
+            return
+        steps = self.steps_for(chosen, "pickup", ("pile",))
+        exact = [step for step in steps if len(step["cards"]) == len(chosen)]
+        if exact:
+            self.send(exact[0]["move"])
         else:
-            self.say("Select the cards that go with the top card (space), then p.")
+            self.say("Select only the naturals that go with the top card (stage the other groups with g).")
 
     def action_discard(self) -> None:
+        why = self.why_not("discard")
+        if why is not None:
+            self.say(why, "bold red")
+            return
         chosen = self.selection()
         cards = self.available()
         if len(chosen) > 1:
@@ -385,12 +525,23 @@ class PlayApp(App[int]):
         if card is None:
             self.say("You have no card to discard.")
             return
-        self.send(f"discard {card}")
+        self.send(self.step_to(card, "discard") or f"discard {card}")
+
+    def step_to(self, code: str, to: str) -> str | None:
+        """The move text of the offered step that puts ``code`` at place ``to`` (discard, lay), or None."""
+        places = self.places
+        for card in places["cards"] if places else []:
+            if card["card"] == code:
+                for place in card["places"]:
+                    if place["to"] == to:
+                        return str(place["steps"][0]["move"])
+        return None
 
     def action_lay(self) -> None:
         cards = self.available()
         if cards:
-            self.send(f"lay {cards[self.cursor]}")
+            code = cards[self.cursor]
+            self.send(self.step_to(code, "lay") or f"lay {code}")
 
     def action_hint(self) -> None:
         suggestion = self.source.hint()
@@ -435,7 +586,7 @@ class PlayApp(App[int]):
 
     def action_keys(self) -> None:
         doc = __doc__ or ""
-        keys = doc.split("Keys:")[1].split("Moves are sent")[0].strip("\n")
+        keys = doc.split("Keys:")[1].split("Moves are built")[0].strip("\n")
         self.push_screen(TextScreen("Keys (? or escape closes)", keys))
 
     def action_quit(self) -> None:  # type: ignore[override]

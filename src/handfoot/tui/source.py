@@ -25,13 +25,14 @@ from handfoot.bots.ismcts import Budget
 from handfoot.bots.registry import make_bot
 from handfoot.engine import Game, IllegalMove, MoveSyntaxError
 from handfoot.engine.moves import parse_move
+from handfoot.engine.offers import seat_offers as engine_offers
 from handfoot.engine.views import view as seat_view
 from handfoot.protocol.external import ExternalSeat
 from handfoot.protocol.link import SeatLink, TableConnection
 from handfoot.protocol.offers import Offer, offers_from_texts, seat_offers
 from handfoot.protocol.process import BotFailure
 from handfoot.rules.options import RuleSet
-from handfoot.server.wire.protocol import event_json, view_json
+from handfoot.server.wire.protocol import event_json, offers_json, view_json
 from handfoot.sim.seats import DEFAULT_MOVE_TIME, SeatPlayer, make_seat
 
 SEAT_NAMES = ("You", "West", "North", "East", "South", "Northwest", "Northeast", "Southwest")
@@ -44,6 +45,7 @@ class Snapshot:
     version: int
     view: dict[str, Any]  # the server protocol's view JSON, for the player's seat
     offers: list[Offer]
+    places: dict[str, Any] | None  # the seat's offers as the server sends them (engine.offers), or None
     names: list[str]
     side_of: list[int]
     owner_of: list[int]  # the meld owner each seat plays on (its side, or itself where melds are a player's)
@@ -130,6 +132,7 @@ class LocalTable(TableSource):
             version=self.version,
             view=view_json(seat_view(game.state, self.seat)),
             offers=seat_offers(game) if mine else [],
+            places=offers_json(engine_offers(game.state)) if mine and not game.finished else None,
             names=list(self.names),
             side_of=list(game.state.seating.side_of),
             owner_of=list(game.state.seating.owner_of),
@@ -290,6 +293,7 @@ class LiveTable(TableSource):
             version=state["version"],
             view=state["view"],
             offers=offers_from_texts(state["legal"]),
+            places=state.get("offers"),
             names=names,
             side_of=[seat["side"] for seat in table["seats"]],
             owner_of=list(self.welcome["seating"]["owner_of"]),
