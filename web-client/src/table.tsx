@@ -1,6 +1,7 @@
 // The card table page: one connection to the server (table/connection.ts), the seat's own view and its
-// moves. Every move is checked by the server (table/moves.ts builds their text); a refused move is shown
-// with the server's sentence, and nothing changes here but the message. The page fills the window and
+// moves. Every move is built from the seat's offers (table/offers.ts: where each card may go, the opening
+// count, the pile's state, why an action is not offered), played as the offered steps, and checked by the
+// server; a refused move is shown with the server's sentence, and nothing changes here but the message. The page fills the window and
 // never scrolls: the other seats across the top, the stock and the pile, the melds (your side's first),
 // and your hand with the move buttons at the bottom; the score sheet, history and trainer are a column
 // on a wide screen and a drawer (one tap from the top bar) on a small one.
@@ -11,7 +12,8 @@ import { Card, CardBack, HandBreakdown, Header, ScoreSheet } from "./components"
 import { fourColours, remember, saveName, savedName, secretsOf, setFourColours, setSound, soundOn } from "./store";
 import { connect, type Connection, type Status } from "./table/connection";
 import { describeEvent, shortAction, type LogEntry } from "./table/history";
-import { addToMove, allGroups, canAddTo, cardsOf, discardMove, hintSelection, meldMove, pickupMove, pileGroupIndex, pointsOf, type Group } from "./table/moves";
+import { hintSelection, indexesOf, meldMove } from "./table/moves";
+import { canAddTo, goWithPile, openingWords, pickupFor, sameCards, stepsFor, stepTo, without, type Offers, type To } from "./table/offers";
 import { useCompact } from "./table/chips";
 import { HostPanel } from "./table/host";
 import { ReadingLine, WaitingNotice } from "./table/pacing";
@@ -19,7 +21,7 @@ import { MeldRow, SeatCards, SidesStatus } from "./table/regions";
 import { freshCards, HISTORY_KEPT, isNew, withMove } from "./table/store";
 import { RulesPanel } from "./rules_panel";
 import { RuleLessonLine, tableRules, useRuleLessons } from "./rule_lessons";
-import { cardsWords, cardWords, meldWords, moveWords, sentenceWords } from "./table/words";
+import { cardsWords, cardWords, listWords, meldWords, moveWords, sentenceWords } from "./table/words";
 
 export { describeEvent } from "./table/history";
 export { MeldRow, SeatCards, SidesStatus } from "./table/regions";
@@ -148,6 +150,18 @@ type HintState = { kind: "none" } | { kind: "asking"; version: number } | { kind
 type Drawer = "history" | "scores" | "trainer" | "host" | null;
 
 const TITLE = "Hand and Foot";
+
+/** Cards to play as offered steps, one step per state (docs/protocol.md, "state": `offers`): ``verb``
+ * steps to the places ``to`` (of ``rank``), then ``then`` (commit the staged groups, or take the pile
+ * with the cards ``pickup``). */
+interface Plan {
+  verb: "stage" | "meld";
+  codes: string[];
+  to: To[];
+  rank?: string;
+  then?: { commit: true } | { pickup: string[] };
+  started: boolean;
+}
 const LAST_ACTION_MS = 6000;
 
 function Table({ tableId, token, watchKey, hostKey }: { tableId: string; token: string | null; watchKey: string | null; hostKey: string | null }) {
@@ -158,7 +172,14 @@ function Table({ tableId, token, watchKey, hostKey }: { tableId: string; token: 
   const [refused, setRefused] = useState<Refused | null>(null);
   const [error, setError] = useState<string | null>(null);
   const [selected, setSelected] = useState<number[]>([]);
-  const [groups, setGroups] = useState<Group[]>([]);
+  // The naturals set aside to go with the pile's top card (the pickup takes them when the pile is taken).
+  const [pileCards, setPileCards] = useState<string[]>([]);
+  // A sentence of the engine's (or the opening count) saying why a button did nothing: shown like a refusal.
+  const [why, setWhy] = useState<string | null>(null);
+  // The hint whose cards "Select these cards" chose: the move buttons send its move while they are selected.
+  const [hintPlan, setHintPlan] = useState<{ move: string; cards: string[] } | null>(null);
+  const plans = useRef<Plan[]>([]);
+  const [planCount, setPlanCount] = useState(0);
   const [moves, setMoves] = useState<LastMove[]>([]);
   const [notice, setNotice] = useState<string | null>(null);
   const [endShown, setEndShown] = useState<number | null>(null);
@@ -235,12 +256,18 @@ function Table({ tableId, token, watchKey, hostKey }: { tableId: string; token: 
         lessons.note(message, me);
         if (!old || old.view.hand.join() !== message.view.hand.join() || newHand) {
           setSelected([]);
-          setGroups([]);
+          if (newHand || message.view.to_move !== me) setPileCards([]);
+          setHintPlan(null);
+        }
+        if (message.view.to_move !== me || newHand) {
+          plans.current = [];
+          setPlanCount(0);
         }
         freshRef.current = freshCards(old?.view.hand ?? message.view.hand, message.view.hand, old ? message.last : null, me, freshRef.current, newHand && Boolean(old));
         setFresh(freshRef.current);
         stateRef.current = message;
         setState(message);
+        if (old && old.version !== message.version) window.setTimeout(() => runPlans(), 0);
         setTable(message.table);
         setRefused((r) => (r && r.version < message.version ? null : r));
         setHint((h) => (h.kind === "refused" ? { kind: "none" } : h));
@@ -286,6 +313,8 @@ function Table({ tableId, token, watchKey, hostKey }: { tableId: string; token: 
         break;
       case "refused":
         setRefused(message);
+        plans.current = [];
+        setPlanCount(0);
         break;
       case "hint":
         setHint({ kind: "shown", hint: message });
@@ -314,8 +343,10 @@ function Table({ tableId, token, watchKey, hostKey }: { tableId: string; token: 
   }
 
   function send(move: string | null) {
+    const state = stateRef.current;
     if (!state || !move) return;
     setRefused(null);
+    setWhy(null);
     freshRef.current = [];
     setFresh([]);
     if (!sendMessage({ type: "move", version: state.version, move })) {
@@ -362,8 +393,14 @@ function Table({ tableId, token, watchKey, hostKey }: { tableId: string; token: 
   const legal = state?.legal ?? [];
   // Not while the first hand waits for invited people: the server would refuse the move.
   const myTurn = me !== null && view?.to_move === me && !table?.finished && !table?.waiting_for.length;
+  // The seat's offers (null unless it is to move): every move below is built from them.
+  const offers: Offers | null = myTurn ? (state?.offers ?? null) : null;
+  const staged = offers?.staged ?? [];
+  const pending = plans.current.flatMap((p) => p.codes);
+  // Which hand cards are staged (G1, G2 ...), set aside for the pile, or still to be played by a plan.
   const stagedTag = new Map<number, string>();
-  groups.forEach((g, gi) => g.indexes.forEach((i) => stagedTag.set(i, `G${gi + 1}`)));
+  const tagged = indexesOf(hand, [...staged.map((g) => g.cards), pileCards, pending]) ?? [];
+  tagged.forEach((indexes, gi) => indexes.forEach((i) => stagedTag.set(i, gi < staged.length ? `G${gi + 1}` : gi === staged.length ? "pile" : "…")));
   const selectedCards = selected.map((i) => hand[i]).filter((c): c is string => Boolean(c));
   const label = (s: number) => seatLabel(table ?? undefined, s, me);
 
@@ -379,23 +416,145 @@ function Table({ tableId, token, watchKey, hostKey }: { tableId: string; token: 
     setSelected((old) => (old.includes(index) ? old.filter((i) => i !== index) : [...old, index]));
   }
 
-  function stageGroup() {
-    if (!selected.length) return;
-    setGroups((old) => [...old, { indexes: [...selected] }]);
+  /** Play the next step of the first plan from the offers now, or what follows it; false when no plan is
+   * under way. A plan whose cards no offered step plays sends them as one move for the server to judge
+   * (and refuse in its own words), or says why. */
+  function runPlans(): boolean {
+    const now = stateRef.current;
+    const plan = plans.current[0];
+    if (!plan || !now?.offers) return false;
+    const next = () => {
+      plans.current = plans.current.slice(1);
+      setPlanCount(plans.current.length);
+    };
+    if (plan.codes.length) {
+      const step = stepsFor(now.offers, plan.codes, plan.verb, plan.to, plan.rank)[0];
+      if (!step) {
+        next();
+        plans.current = [];
+        setPlanCount(0);
+        if (plan.started) setWhy(`${capital(cardsWords(plan.codes))}: the table offers no place for ${plan.codes.length > 1 ? "these cards" : "this card"} now.`);
+        else send(plan.rank ? `meld ${plan.rank}: ${plan.codes.join(" ")}` : `${plan.verb} ${plan.codes.join(" ")}`);
+        return true;
+      }
+      plan.codes = without(plan.codes, step.cards);
+      plan.started = true;
+      setPlanCount(plans.current.length);
+      send(step.move);
+      return true;
+    }
+    next();
+    const then = plan.then;
+    if (then && "commit" in then) {
+      if (now.offers.commit) send(now.offers.commit.move);
+      else setWhy(openingWhy(now.offers));
+      return true;
+    }
+    if (then && "pickup" in then) {
+      const step = pickupFor(now.offers, then.pickup);
+      send(step ? step.move : `pickup ${then.pickup.join(" ")}`);
+      return true;
+    }
+    return runPlans();
+  }
+
+  /** Queue a plan (cards to play as offered steps) and start it unless one is under way. A card the
+   * offers have no such place for sends the whole selection as one move, for the server to judge whole
+   * and refuse in its own words (nothing is played in part). */
+  function play(plan: Omit<Plan, "started">) {
+    const running = plans.current.length > 0;
+    const placed = (code: string) => (offers?.cards.find((c) => c.card === code)?.places ?? []).some((p) => plan.to.includes(p.to) && (plan.rank === undefined || p.rank === plan.rank));
+    if (!running && plan.codes.some((code) => !placed(code))) {
+      return send(plan.verb === "meld" && !plan.rank ? meldMove(hand, selected) : `${plan.verb} ${plan.rank ? `${plan.rank}: ` : ""}${plan.codes.join(" ")}`);
+    }
+    plans.current = [...plans.current, { ...plan, started: false }];
+    setPlanCount(plans.current.length);
     setSelected([]);
+    setHintPlan(null);
+    if (!running) runPlans();
+  }
+
+  /** Why the staged groups cannot be laid yet, from the engine's opening count or its sentence. */
+  function openingWhy(o: Offers): string {
+    if (o.opening) {
+      const words = openingWords(o.opening);
+      return `The staged groups count ${words.points}; ${words.need}.`;
+    }
+    return o.why_not.meld ?? "The staged groups cannot be laid now.";
+  }
+
+  function draw() {
+    if (offers?.why_not.draw) return setWhy(offers.why_not.draw);
+    send("draw");
+  }
+
+  function stageGroup() {
+    if (!selected.length || !offers) return;
+    if (view?.phase === "draw" && !pileCards.length && goWithPile(offers, selectedCards) && !stepsFor(offers, selectedCards, "stage", ["new", "staged"]).length) {
+      setPileCards(selectedCards); // the naturals for the top card: the pickup takes them with the pile
+      setSelected([]);
+      return;
+    }
+    play({ verb: "stage", codes: selectedCards, to: ["new", "staged", "pile"] });
   }
 
   function clear() {
     setSelected([]);
-    setGroups([]);
+    setPileCards([]);
+    setHintPlan(null);
+    setWhy(null);
+    plans.current = [];
+    setPlanCount(0);
+    if (offers?.cancel) send(offers.cancel.move);
   }
 
   const top = view?.pile_top ?? null;
-  const meld = () => send(meldMove(hand, groups, selected));
-  const pickup = () => send(pickupMove(hand, groups, selected, top));
-  const discard = () => send(discardMove(hand, selected));
-  const addTo = (rank: string) => send(addToMove(hand, groups, selected, rank));
-  const canAdd = (rank: string) => myTurn && view?.phase === "play" && canAddTo(selectedCards, rank, legal);
+  const hinted = (cards: readonly string[]) => (hintPlan && sameCards(cards, hintPlan.cards) ? hintPlan.move : null);
+  function meld() {
+    if (!offers) return;
+    const hintMove = hinted(selectedCards);
+    if (hintMove && hintMove.startsWith("meld")) return send(hintMove);
+    if (offers.why_not.meld !== null && !staged.length && !plans.current.length) {
+      if (selectedCards.length && view?.phase === "play") return send(meldMove(hand, selected));
+      return setWhy(offers.why_not.meld);
+    }
+    if (offers.opening) {
+      if (selectedCards.length) {
+        const alone = stepsFor(offers, selectedCards, "meld", ["new"]).find((s) => sameCards(s.cards, selectedCards));
+        if (alone && !staged.length && !plans.current.length) return send(alone.move);
+        return play({ verb: "stage", codes: selectedCards, to: ["new", "staged"], then: { commit: true } });
+      }
+      if (plans.current.length) return play({ verb: "stage", codes: [], to: [], then: { commit: true } });
+      if (offers.commit) return send(offers.commit.move);
+      return setWhy(staged.length ? openingWhy(offers) : "Select the cards of a group first, then Meld.");
+    }
+    if (selectedCards.length) play({ verb: "meld", codes: selectedCards, to: ["new", "meld"] });
+  }
+  function pickup() {
+    if (!offers) return;
+    if (!offers.pile.may) return setWhy(offers.pile.refusal ?? "The pile cannot be taken now.");
+    const hintMove = hinted(selectedCards);
+    if (hintMove && hintMove.startsWith("pickup")) return send(hintMove);
+    const withPile = goWithPile(offers, selectedCards) ? selectedCards : [];
+    const others = withPile.length ? [] : selectedCards;
+    const cards = [...pileCards, ...withPile];
+    if (others.length) return play({ verb: "stage", codes: others, to: ["new", "staged"], then: { pickup: cards } });
+    if (plans.current.length) return play({ verb: "stage", codes: [], to: [], then: { pickup: cards } });
+    const step = pickupFor(offers, cards);
+    if (step) return send(step.move);
+    if (cards.length) return send(`pickup ${cards.join(" ")}`);
+    setWhy("Select the naturals that go with the top card, then Take the pile.");
+  }
+  function discard() {
+    const code = selectedCards[0];
+    if (!offers || selectedCards.length !== 1 || !code) return;
+    const hintMove = hinted(selectedCards);
+    if (hintMove && hintMove.startsWith("discard")) return send(hintMove);
+    if (offers.why_not.discard !== null) return setWhy(offers.why_not.discard);
+    send(stepTo(offers, code, "discard")?.move ?? `discard ${code}`);
+  }
+  const addTo = (rank: string) => play({ verb: "meld", codes: selectedCards, to: ["meld"], rank });
+  const canAdd = (rank: string) => myTurn && canAddTo(offers, selectedCards, rank);
 
   // Keys are read from a ref, so a burst of keys between renders acts on the latest state (none dropped).
   const keys = useRef<(ev: KeyboardEvent) => void>(() => undefined);
@@ -409,7 +568,7 @@ function Table({ tableId, token, watchKey, hostKey }: { tableId: string; token: 
       closeEnd();
       setDrawer(null);
     } else if (!myTurn) return;
-    else if (key === "d" && legal.includes("draw")) send("draw");
+    else if (key === "d") draw();
     else if (key === "m") meld();
     else if (key === "g") stageGroup();
     else if (key === "x") discard();
@@ -457,22 +616,21 @@ function Table({ tableId, token, watchKey, hostKey }: { tableId: string; token: 
   // The other seats in the order they play after you (from seat 1 for a spectator).
   const order = me === null ? seating.owner_of.map((_, s) => s) : Array.from({ length: players - 1 }, (_, k) => (me + k + 1) % players);
   const nextSeat = (view.to_move + 1) % players;
-  const pileOpen = outlook.pile_refusal === null;
-  // The legal list holds single moves only: an opening made by taking the pile (several groups) is not
-  // in it, so the pile may be tried whenever the outlook says it can be taken; the server decides.
-  const canPickup = legal.some((m) => m.startsWith("pickup")) || (view.phase === "draw" && view.pile_size > 0 && pileOpen);
+  // Whether the pile may be taken now is the engine's (offers.pile), as is why not.
+  const canPickup = Boolean(offers?.pile.may);
+  const canStage = Boolean(offers?.cards.some((c) => c.places.some((p) => p.steps.some((s) => s.move.startsWith("stage ")))));
   // split_draw: the engine lists "draw 7H" (the pile's top card and one stock card fewer) when it is legal
   const splitDraw = legal.find((m) => m.startsWith("draw ")) ?? null;
   const layRedThree = myTurn ? legal.find((m) => m.startsWith("lay ")) : undefined;
   const lastHand = endShown !== null ? table.hands[endShown] : undefined;
   const shownHint = hint.kind === "shown" && hint.hint.version === state?.version ? hint.hint : null;
-  const allStaged = [...groups.flatMap((g) => cardsOf(hand, g)), ...selectedCards];
-  const down = myOwner !== null && Boolean(view.down[myOwner]);
-  const minimum = myOwner !== null ? (view.minimums[myOwner] ?? 0) : 0;
-  const withTop = view.phase === "draw" && top && allStaged.length > 0 ? [top] : [];
-  const points = pointsOf([...allStaged, ...withTop], outlook.card_values);
-  const buildGroups = allGroups(groups, selected);
-  const pileGroup = view.phase === "draw" && buildGroups.length > 0 ? pileGroupIndex(hand, buildGroups, top) : -1;
+  const opening = offers?.opening ?? null;
+  const openingText = opening ? openingWords(opening) : null;
+  const stagingShown = staged.length > 0 || selectedCards.length > 0 || pileCards.length > 0 || planCount > 0;
+  const stagedPlans = plans.current.filter((p) => p.verb === "stage" && p.codes.length).length;
+  const meldGroups = staged.length + stagedPlans + (selected.length ? 1 : 0);
+  // The melds on the table the whole selection may go onto (each card offered there).
+  const targets = offers && selectedCards.length ? [...new Set(view.melds.filter((m) => m.owner === myOwner).map((m) => m.rank))].filter((r) => canAddTo(offers, selectedCards, r)) : [];
   const log = moves
     .flatMap((m) => m.events.map((e) => describeEvent(e, label, Boolean(rules.black_three_freezes))))
     .filter((e): e is LogEntry => e !== null)
@@ -594,6 +752,14 @@ function Table({ tableId, token, watchKey, hostKey }: { tableId: string; token: 
               </details>
             </div>
           ) : null}
+          {why ? (
+            <div class="refusal" role="alert" data-testid="why-not">
+              <strong>Not now:</strong> {sentenceWords(why)}{" "}
+              <button type="button" class="link" onClick={() => setWhy(null)}>
+                Dismiss
+              </button>
+            </div>
+          ) : null}
           {error ? (
             <div class="refusal" role="alert">
               {capital(error)}
@@ -618,49 +784,62 @@ function Table({ tableId, token, watchKey, hostKey }: { tableId: string; token: 
                 </span>
                 {table.seats[me]?.stand_in ? <span class="badge off">a {table.seats[me]?.stand_in} bot plays your seat until the host hands it back</span> : null}
               </div>
-              {allStaged.length ? (
+              {stagingShown && (openingText || selectedCards.length) ? (
                 <div class="points" data-testid="meld-points">
-                  {groups.length ? `${plural(groups.length, "group")} staged${selectedCards.length ? " + selected" : ""}` : "Selected"}
-                  {withTop.length ? " with the pile's top card" : ""}: <strong>{points} points</strong>
-                  {!down ? (
-                    <span class={points >= minimum ? "enough" : "short"}>
-                      {" "}
-                      · to open you need {minimum}
-                      {points >= minimum ? ": enough" : `: ${minimum - points} more`}
-                    </span>
-                  ) : null}
+                  {openingText ? (
+                    <>
+                      {staged.length ? `${plural(staged.length, "group")} staged` : "Staged"}
+                      {opening?.with_top ? " with the pile's top card" : ""}: <strong>{openingText.points}</strong>
+                      <span class={openingText.enough ? "enough" : "still"} data-testid="points-needed">
+                        {" "}
+                        · {openingText.need}
+                      </span>
+                    </>
+                  ) : (
+                    <>
+                      Selected: {cardsWords(selectedCards)}
+                      {targets.length ? ` · onto your ${listWords(targets.map(meldWords))}` : ""}
+                    </>
+                  )}
                 </div>
               ) : null}
-              {groups.length ? (
-                <div class="groups" aria-label="Groups to meld together">
-                  {groups.map((g, i) => (
-                    <span class={`group-chip ${pileGroup === i ? "with-pile" : ""}`} key={i} data-testid="staged-group">
-                      <span class="group-name">
-                        G{i + 1}
-                        {g.rank ? ` → ${meldWords(g.rank)}` : ""}
-                        {pileGroup === i ? " · with the pile's top card" : ""}
-                      </span>
-                      {g.indexes.map((ix) => (hand[ix] ? <Card key={ix} code={hand[ix] ?? ""} small /> : null))}
-                      <button type="button" class="link" aria-label={`Remove group ${i + 1}`} onClick={() => setGroups((old) => old.filter((_, j) => j !== i))}>
+              {staged.length || pileCards.length ? (
+                <div class="groups" aria-label="Groups staged together">
+                  {pileCards.length ? (
+                    <span class="group-chip with-pile" data-testid="staged-group">
+                      <span class="group-name">with the pile's top card</span>
+                      {pileCards.map((code, ix) => (
+                        <Card key={ix} code={code} small />
+                      ))}
+                      <button type="button" class="link" aria-label="Put the cards for the pile back" onClick={() => setPileCards([])}>
                         ×
                       </button>
                     </span>
+                  ) : null}
+                  {staged.map((g, i) => (
+                    <span class="group-chip" key={i} data-testid="staged-group">
+                      <span class="group-name">
+                        G{i + 1} · {meldWords(g.rank)}
+                      </span>
+                      {g.cards.map((code, ix) => (
+                        <Card key={ix} code={code} small />
+                      ))}
+                    </span>
                   ))}
-                  {selected.length && pileGroup === groups.length ? <span class="group-chip with-pile">selection · with the pile's top card</span> : null}
                 </div>
               ) : null}
               <div class="hand" role="group" aria-label="Your hand: select cards" data-testid="hand">
                 {groupByRank(hand).map((g) => (
                   <div class="rank-group" key={g.rank + g.cards[0]?.index}>
                     {g.cards.map(({ code, index }) => (
-                      <Card key={index} code={code} selected={selected.includes(index)} staged={stagedTag.get(index)} fresh={isFresh(code)} onClick={() => toggle(index)} />
+                      <Card key={index} code={code} selected={selected.includes(index)} staged={stagedTag.get(index)} fresh={isFresh(code)} onClick={stagedTag.has(index) ? undefined : () => toggle(index)} />
                     ))}
                   </div>
                 ))}
                 {hand.length === 0 ? <p class="muted">No cards.</p> : null}
               </div>
               <div class="actions" role="toolbar" aria-label="Moves" data-testid="actions">
-                <button type="button" class="action" disabled={!myTurn || !legal.includes("draw")} onClick={() => send("draw")} aria-keyshortcuts="D">
+                <button type="button" class="action" disabled={!myTurn || !legal.includes("draw")} onClick={draw} aria-keyshortcuts="D" title={offers?.why_not.draw ?? "Draw from the stock"}>
                   Draw
                 </button>
                 {splitDraw ? (
@@ -668,16 +847,16 @@ function Table({ tableId, token, watchKey, hostKey }: { tableId: string; token: 
                     Draw {splitDraw.slice(5)} and one
                   </button>
                 ) : null}
-                <button type="button" class="action" disabled={!myTurn || !canPickup} onClick={pickup} aria-keyshortcuts="P" title={outlook.pile_refusal ?? "Select the naturals that go with the top card first"}>
+                <button type="button" class="action" disabled={!myTurn || !canPickup} onClick={pickup} aria-keyshortcuts="P" title={offers?.pile.refusal ?? outlook.pile_refusal ?? "Select the naturals that go with the top card first"} data-testid="take-pile">
                   Take the pile
                 </button>
-                <button type="button" class="action" disabled={!myTurn || !(view.phase === "play" || (view.phase === "draw" && canPickup)) || !selected.length} onClick={stageGroup} aria-keyshortcuts="G">
+                <button type="button" class="action" disabled={!myTurn || !(canStage || (canPickup && view.phase === "draw")) || !selected.length} onClick={stageGroup} aria-keyshortcuts="G" title={canStage ? "Set the selection aside toward an opening" : (offers?.why_not.meld ?? "Nothing to stage now")}>
                   Add group
                 </button>
-                <button type="button" class="action primary" disabled={!myTurn || view.phase !== "play" || (!selected.length && !groups.length)} onClick={meld} aria-keyshortcuts="M">
-                  Meld{buildGroups.length > 1 ? ` ${buildGroups.length} groups` : ""}
+                <button type="button" class="action primary" disabled={!myTurn || view.phase !== "play" || (!selected.length && !staged.length && !planCount)} onClick={meld} aria-keyshortcuts="M" title={offers?.why_not.meld ?? "Lay the selection (or the staged groups)"}>
+                  Meld{meldGroups > 1 ? ` ${meldGroups} groups` : ""}
                 </button>
-                <button type="button" class="action" disabled={!myTurn || view.phase !== "play" || selectedCards.length !== 1} onClick={discard} aria-keyshortcuts="X">
+                <button type="button" class="action" disabled={!myTurn || view.phase !== "play" || selectedCards.length !== 1} onClick={discard} aria-keyshortcuts="X" title={offers?.why_not.discard ?? "Discard the selected card"}>
                   Discard
                 </button>
                 {legal.includes("keep") ? (
@@ -710,7 +889,7 @@ function Table({ tableId, token, watchKey, hostKey }: { tableId: string; token: 
                     No, not yet
                   </button>
                 ) : null}
-                <button type="button" class="action subtle" disabled={!selected.length && !groups.length} onClick={clear}>
+                <button type="button" class="action subtle" disabled={!selected.length && !staged.length && !pileCards.length && !planCount} onClick={clear} title={offers?.cancel ? "Clear the selection and take the staged groups back" : "Clear the selection"}>
                   Clear
                 </button>
               </div>
@@ -889,8 +1068,8 @@ function Table({ tableId, token, watchKey, hostKey }: { tableId: string; token: 
                           onClick={() => {
                             const chosen = hintSelection(hand, shownHint.move, shownHint.groups);
                             if (!chosen) return;
-                            setSelected(chosen.selected);
-                            setGroups(chosen.staged);
+                            setSelected(chosen);
+                            setHintPlan({ move: shownHint.move, cards: chosen.map((i) => hand[i] ?? "") });
                             setDrawer(null);
                           }}
                         >
