@@ -10,7 +10,7 @@ from collections.abc import Iterator
 from typing import Any
 
 import pytest
-from test_browser import felt, select, wait_changed
+from test_browser import assert_seen, felt, select, wait_changed
 
 from handfoot import cards as C
 from handfoot.engine import Game
@@ -33,6 +33,8 @@ else:  # pragma: no cover - the module is skipped
 
 TOKEN = "seat-zero-token-for-the-offers-test"
 RULES = "kitchen-table"
+# The laptop, and a phone upright and sideways: where the staged groups and the count must still fit.
+STAGE_SIZES = [(1366, 768), (390, 844), (844, 390)]
 
 
 def new_game(seed: int) -> Game:
@@ -104,7 +106,7 @@ def tables(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[str, dict
     open_seed, closed_seed = pile_states()
     made = {
         "add": (add_seed, add_moves),
-        "stage": (stage_seed, stage_moves),
+        **{f"stage-{w}x{h}": (stage_seed, stage_moves) for w, h in STAGE_SIZES},
         "pile-open": (open_seed, []),
         "pile-closed": (closed_seed, []),
     }
@@ -118,8 +120,11 @@ def tables(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[str, dict
         yield url, facts
 
 
-def open_table(browser: Browser, url: str, name: str) -> Page:
-    context = browser.new_context(viewport={"width": 1366, "height": 768})
+def open_table(browser: Browser, url: str, name: str, width: int = 1366, height: int = 768) -> Page:
+    phone = width < 500 or height < 500
+    context = browser.new_context(
+        viewport={"width": width, "height": height}, is_mobile=phone, has_touch=phone
+    )
     page = context.new_page()
     page.set_default_timeout(15_000)
     page.goto(f"{url}/play/offers-{name}#seat={TOKEN}")
@@ -167,11 +172,14 @@ def test_any_card_of_a_rank_is_offered_onto_its_meld(
         page.context.close()
 
 
+@pytest.mark.parametrize(("width", "height"), STAGE_SIZES, ids=[f"{w}x{h}" for w, h in STAGE_SIZES])
 def test_the_points_still_needed_are_shown_while_staging(
-    tables: tuple[str, dict[str, Any]], browser: Browser
+    tables: tuple[str, dict[str, Any]], browser: Browser, width: int, height: int
 ) -> None:
     """A group staged toward the opening: the dock shows its points and the points still needed, as the
-    engine counts them (the same numbers as its own offers after that stage)."""
+    engine counts them (the same numbers as its own offers after that stage), and at a laptop's and a
+    phone's sizes the page still does not scroll, with the count, the staged group, the hand and the move
+    buttons in view and uncovered."""
     url, facts = tables
     stage = facts["stage"]
     game = new_game(facts["stage_seed"])
@@ -180,7 +188,7 @@ def test_the_points_still_needed_are_shown_while_staging(
     offers = seat_offers(game.state)
     assert offers is not None and offers.opening is not None
     opening = offers.opening
-    page = open_table(browser, url, "stage")
+    page = open_table(browser, url, f"stage-{width}x{height}", width, height)
     try:
         select(page, [C.CODE_OF[c] for c in stage.groups[0].cards])
         version = felt(page)["version"]
@@ -188,11 +196,20 @@ def test_the_points_still_needed_are_shown_while_staging(
         wait_changed(page, version)
         needed = page.get_by_test_id("points-needed")
         needed.wait_for()
-        assert needed.is_visible()
         assert needed.inner_text().strip() == f"· to open you need {opening.minimum}: {opening.needed} more"
         points = page.get_by_test_id("meld-points").inner_text()
         assert f"1 group staged: {opening.points} points" in points, points
-        page.screenshot(path=str(SCREENSHOTS / "offers-staged-1366x768.png"), full_page=False)
+        sizes = page.evaluate(
+            "() => [document.documentElement.scrollHeight, innerHeight,"
+            " document.documentElement.scrollWidth, innerWidth]"
+        )
+        assert sizes[0] <= sizes[1] and sizes[2] <= sizes[3], f"the page scrolls: {sizes}"
+        for selector in ("[data-testid=points-needed]", "[data-testid=staged-group]", "[data-testid=turn]"):
+            assert_seen(page, selector)
+        assert_seen(page, ".hand button.card", 8)
+        for key in "DPGMX":
+            assert_seen(page, f'[data-testid=actions] button[aria-keyshortcuts="{key}"]')
+        page.screenshot(path=str(SCREENSHOTS / f"offers-staged-{width}x{height}.png"), full_page=False)
     finally:
         page.context.close()
 
