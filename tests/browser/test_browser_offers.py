@@ -220,7 +220,7 @@ def test_the_pile_button_is_the_engines(
 ) -> None:
     """On a first turn whose pile no freeze closes (where the page once guessed "may be taken"), the Take
     the pile button is enabled exactly when the engine's offers say so; closed, its title is the engine's
-    sentence, and pressing P says it."""
+    sentence, and pressing P says it (and M, before the draw, says to draw first)."""
     url, facts = tables
     seed = facts["open_seed" if name == "pile-open" else "closed_seed"]
     offers = seat_offers(new_game(seed).state)
@@ -235,5 +235,14 @@ def test_the_pile_button_is_the_engines(
             why = page.get_by_test_id("why-not")
             why.wait_for()
             assert offers.pile.refusal is not None and offers.pile.refusal in why.inner_text()
+            # M before the draw, a wild (or any card) selected: the engine's "draw first", not the notation's
+            wilds = [c.card for c in offers.cards if c.card == "JK" or c.card.startswith("2")]
+            select(page, [(wilds or [offers.cards[0].card])[0]])
+            page.keyboard.press("m")
+            page.wait_for_function(
+                "() => document.querySelector('[data-testid=why-not]')?.innerText"
+                ".includes('Draw from the stock')"
+            )
+            assert offers.why_not.meld is not None and offers.why_not.meld.startswith("Draw from the stock")
     finally:
         page.context.close()
