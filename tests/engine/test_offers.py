@@ -145,7 +145,12 @@ def test_head_and_foot_opening_leaves_the_top_card_out(name: str, counted: bool)
     assert offers is not None and offers.opening is not None
     assert offers.opening.points == top + 60
     assert offers.opening.needed == max(0, offers.opening.minimum - top - 60)
-    assert [g.cards for g in offers.staged] == [("AS", "AH", "AD")]
+    assert [(g.cards, g.with_pile) for g in offers.staged] == [(("AS", "AH", "AD"), False)]
+    game.apply_text("stage 5S")  # a natural of the top card's rank, staged: it goes with the pile
+    offers = seat_offers(game.state)
+    assert offers is not None and offers.opening is not None
+    assert [(g.rank, g.with_pile) for g in offers.staged] == [("A", False), ("5", True)]
+    assert offers.opening.points == top + 60 + (5 if counted else 0)
 
 
 def test_a_frozen_pile_says_so_in_words() -> None:

@@ -490,8 +490,9 @@ function Table({ tableId, token, watchKey, hostKey }: { tableId: string; token: 
 
   function stageGroup() {
     if (!selected.length || !offers) return;
-    if (view?.phase === "draw" && !pileCards.length && goWithPile(offers, selectedCards) && !stepsFor(offers, selectedCards, "stage", ["new", "staged"]).length) {
-      setPileCards(selectedCards); // the naturals for the top card: the pickup takes them with the pile
+    if (view?.phase === "draw" && !pileCards.length && goWithPile(offers, selectedCards) && !stepsFor(offers, selectedCards, "stage", ["new", "staged", "pile"]).length) {
+      // naturals for the top card that no step stages: the pickup takes them with the pile
+      setPileCards(selectedCards);
       setSelected([]);
       return;
     }
@@ -817,9 +818,10 @@ function Table({ tableId, token, watchKey, hostKey }: { tableId: string; token: 
                     </span>
                   ) : null}
                   {staged.map((g, i) => (
-                    <span class="group-chip" key={i} data-testid="staged-group">
+                    <span class={`group-chip ${g.with_pile ? "with-pile" : ""}`} key={i} data-testid="staged-group">
                       <span class="group-name">
                         G{i + 1} · {meldWords(g.rank)}
+                        {g.with_pile ? " · with the pile's top card" : ""}
                       </span>
                       {g.cards.map((code, ix) => (
                         <Card key={ix} code={code} small />

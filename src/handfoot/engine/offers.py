@@ -99,10 +99,12 @@ class CardOffer:
 
 @dataclass(frozen=True)
 class StagedGroup:
-    """A staged group (one per rank), as ``commit`` or a pickup would lay it."""
+    """A staged group (one per rank), as ``commit`` or a pickup would lay it; ``with_pile``: it goes
+    with the pile's top card (the draw phase, a group of the top card's rank)."""
 
     rank: str
     cards: tuple[str, ...]
+    with_pile: bool
 
 
 @dataclass(frozen=True)
@@ -304,10 +306,6 @@ def _meld_refusal(s: HandState, ids: list[int]) -> str | None:
         return why.message if why is not None else None
     seat = s.to_move
     owner = s.seating.owner_of[seat]
-    if s.staging_closed:
-        why = check(s, Move(Action.STAGE, ()))
-        if why is not None:
-            return why.message
     if not s.down[owner]:
         who = "you need" if s.seating.num_owners == s.players else "your side needs"
         return f"Your cards cannot make the {s.minimums[owner]} points {who} to open."
@@ -348,13 +346,14 @@ def seat_offers(s: HandState) -> SeatOffers | None:
         discard=_discard_refusal(s, ids),
         go_out=None if not wanted and not others else going_out_sentence(wanted, others),
     )
+    top = KIND_OF[s.pile[-1]] if s.phase is Phase.DRAW and s.pile else -1
     commit = next((Step(mid, "commit", ()) for mid in ids if mid == COMMIT_ID), None)
     cancel = next((Step(mid, "cancel", ()) for mid in ids if decode_id(mid).action is Action.CANCEL), None)
     return SeatOffers(
         seat=seat,
         cards=card_offers(s, ids),
         staged=tuple(
-            StagedGroup(C.RANK_LETTER[g.rank], tuple(C.CODE_OF[c] for c in g.cards))
+            StagedGroup(C.RANK_LETTER[g.rank], tuple(C.CODE_OF[c] for c in g.cards), g.rank == top)
             for g in merge_groups(s.staged)
         ),
         opening=opening_count(s, seat, pile.may),

@@ -169,9 +169,11 @@ export interface SeatingJson {
   sides: number[][];
 }
 
+/** A staged group; ``with_pile``: it goes with the pile's top card. */
 export interface StagedGroupJson {
   rank: string;
   cards: string[];
+  with_pile: boolean;
 }
 
 export interface StateMessage {

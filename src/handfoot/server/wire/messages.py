@@ -111,8 +111,11 @@ class CardOfferJson(TypedDict):
 
 @with_config(_STRICT)
 class StagedGroupJson(TypedDict):
+    """A staged group; ``with_pile``: it goes with the pile's top card."""
+
     rank: str
     cards: list[str]
+    with_pile: bool
 
 
 @with_config(_STRICT)

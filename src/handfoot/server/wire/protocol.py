@@ -322,7 +322,7 @@ def offers_json(o: SeatOffers | None) -> dict[str, Any] | None:
             }
             for c in o.cards
         ],
-        "staged": [{"rank": g.rank, "cards": list(g.cards)} for g in o.staged],
+        "staged": [{"rank": g.rank, "cards": list(g.cards), "with_pile": g.with_pile} for g in o.staged],
         "opening": None
         if opening is None
         else {
