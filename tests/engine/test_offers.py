@@ -13,7 +13,7 @@ from handfoot import cards as C
 from handfoot.engine import DealSpec, Game
 from handfoot.engine.judge import check
 from handfoot.engine.legal import legal_ids, move_of_id
-from handfoot.engine.moves import Action, decode_id, move_id, parse_move
+from handfoot.engine.moves import Action, Move, decode_id, move_id, parse_move
 from handfoot.engine.offers import SeatOffers, seat_offers
 from handfoot.rules import PRESET_NAMES, preset
 from helpers.play import RandomPlayer, play_move
@@ -31,6 +31,9 @@ def sentences(offers: SeatOffers) -> list[str]:
     why = offers.why_not
     texts = [offers.pile.refusal, why.draw, why.pile, why.meld, why.discard, why.go_out]
     return [t for t in texts if t is not None]
+
+
+compared: list[int] = []  # commits whose refusal named the points, compared with the offers' count
 
 
 def check_offers(game: Game) -> int:
@@ -82,6 +85,11 @@ def check_offers(game: Game) -> int:
         assert not s.down[owner]
         assert offers.opening.minimum == s.minimums[owner]
         assert offers.opening.needed == max(0, offers.opening.minimum - offers.opening.points)
+        if s.staged and s.phase.name == "PLAY":  # the judge counts the commit as the offers do
+            why = check(s, Move(Action.COMMIT))
+            if why is not None and why.rule == "opening_minimums":
+                assert f"these count {offers.opening.points}" in why.message, (why, offers.opening)
+                compared.append(1)
     return steps
 
 
@@ -102,6 +110,29 @@ def test_every_offered_place_is_a_legal_step_naming_its_card(name: str) -> None:
                 checked += check_offers(game)
                 play_move(game, player.choose(game.state, game.legal_ids()))
     assert checked > 200, checked
+
+
+def test_the_opening_count_is_the_judges() -> None:
+    """Where the judge refuses a commit for the opening minimum ("these count N"), N is the offers' count
+    of the staged groups: checked over random play of every preset (the test above collects them)."""
+    for name in PRESET_NAMES:
+        rules = preset(name)
+        for seed in range(3):
+            game = Game(rules, min(rules.players_allowed), seed)
+            player = RandomPlayer(random.Random(seed), open_rate=0.3)
+            for _ in range(400):
+                if game.finished:
+                    break
+                s = game.state
+                if s.phase.name == "PLAY" and not s.staged:
+                    stages = [m for m in legal_ids(s) if decode_id(m).action is Action.STAGE]
+                    if stages:  # stage one group and compare the count before the player goes on
+                        trial = game.copy()
+                        trial.apply_id(stages[0])
+                        check_offers(trial)
+                check_offers(game)
+                play_move(game, player.choose(game.state, game.legal_ids()))
+    assert len(compared) > 5, len(compared)
 
 
 def test_every_card_of_a_kind_may_join_its_meld() -> None:

@@ -44,7 +44,7 @@ from handfoot.engine.moves import (
     move_text,
 )
 from handfoot.engine.outlook import FREEZING_RULES, go_out_needs, going_out_sentence
-from handfoot.engine.pile import IN_HAND_RULES, in_hand_points
+from handfoot.engine.pile import IN_HAND_RULES, in_hand_points, staged_pickup
 from handfoot.engine.state import HandState, Phase
 
 KIND_OF: Final = C.KIND_OF
@@ -245,7 +245,7 @@ def opening_count(s: HandState, seat: int, pile_open: bool = True) -> OpeningCou
     (``melding.meld_refusal``: the staged groups' card points, with the bonuses of the books they
     complete under ``opening_counts_books``) or a pickup (``pile._pickup_plan_refusal``: the top
     card's group counted with the top card, or under the in-hand rules ``pile.in_hand_points``,
-    without it)."""
+    without it), the pickup being the one ``pile.staged_pickup`` makes of the staged groups."""
     owner = s.seating.owner_of[seat]
     if s.down[owner] or s.phase not in (Phase.DRAW, Phase.PLAY):
         return None
@@ -256,13 +256,15 @@ def opening_count(s: HandState, seat: int, pile_open: bool = True) -> OpeningCou
     if s.phase is Phase.DRAW and s.pile and (pile_open or s.staged):
         top_card = s.pile[-1]
         top = KIND_OF[top_card]
+        # the pickup the engine would judge now with the staged groups (``pile.staged_pickup``)
+        pickup = staged_pickup(s, Move(Action.PICKUP, (Group(top, ()),)))
+        first, rest = pickup.groups[0], pickup.groups[1:]
         if rules.pickup_before_down in IN_HAND_RULES:
-            points = in_hand_points(s, top, Group(top, ()), staged)
-            groups = list(staged)
+            points = in_hand_points(s, top, first, rest)
+            groups = [first, *rest]
         else:
             with_top = True
-            own = tuple(c for g in staged if g.rank == top for c in g.cards)
-            groups = [Group(top, (top_card, *own)), *(g for g in staged if g.rank != top)]
+            groups = [Group(top, (top_card, *first.cards)), *rest]
             points = sum(sp.points for sp in specs_of(rules, groups))
     else:
         groups = list(staged)
