@@ -196,7 +196,7 @@ def test_the_points_still_needed_are_shown_while_staging(
         wait_changed(page, version)
         needed = page.get_by_test_id("points-needed")
         needed.wait_for()
-        assert needed.inner_text().strip() == f"· to open you need {opening.minimum}: {opening.needed} more"
+        assert needed.inner_text().strip() == f"to open you need {opening.minimum}: {opening.needed} more"
         points = page.get_by_test_id("meld-points").inner_text()
         assert f"1 group staged: {opening.points} points" in points, points
         sizes = page.evaluate(

@@ -459,12 +459,14 @@ function Table({ tableId, token, watchKey, hostKey }: { tableId: string; token: 
   }
 
   /** Queue a plan (cards to play as offered steps) and start it unless one is under way. A card the
-   * offers have no such place for sends the whole selection as one move, for the server to judge whole
-   * and refuse in its own words (nothing is played in part). */
+   * offers have no such place for, or a selection no offered step begins with, sends the whole selection
+   * as one move, for the server to judge whole and refuse in its own words (nothing is played in part,
+   * and the selection stays). */
   function play(plan: Omit<Plan, "started">) {
     const running = plans.current.length > 0;
     const placed = (code: string) => (offers?.cards.find((c) => c.card === code)?.places ?? []).some((p) => plan.to.includes(p.to) && (plan.rank === undefined || p.rank === plan.rank));
-    if (!running && plan.codes.some((code) => !placed(code))) {
+    const startable = running || stepsFor(offers, plan.codes, plan.verb, plan.to, plan.rank).length > 0 || !plan.codes.length;
+    if (!running && (!startable || plan.codes.some((code) => !placed(code)))) {
       return send(plan.verb === "meld" && !plan.rank ? meldMove(hand, selected) : `${plan.verb} ${plan.rank ? `${plan.rank}: ` : ""}${plan.codes.join(" ")}`);
     }
     plans.current = [...plans.current, { ...plan, started: false }];
@@ -789,11 +791,16 @@ function Table({ tableId, token, watchKey, hostKey }: { tableId: string; token: 
                 <div class="points" data-testid="meld-points">
                   {openingText ? (
                     <>
-                      {staged.length ? `${plural(staged.length, "group")} staged` : "Staged"}
-                      {opening?.with_top ? " with the pile's top card" : ""}: <strong>{openingText.points}</strong>
+                      {staged.length ? (
+                        <>
+                          {plural(staged.length, "group")} staged{opening?.with_top ? " with the pile's top card" : ""}: <strong>{openingText.points}</strong>
+                        </>
+                      ) : (
+                        <>Selected: {cardsWords(selectedCards)}</>
+                      )}
+                      {" · "}
                       <span class={openingText.enough ? "enough" : "still"} data-testid="points-needed">
-                        {" "}
-                        · {openingText.need}
+                        {openingText.need}
                       </span>
                     </>
                   ) : (

@@ -400,12 +400,32 @@ class PlayApp(App[int]):
                         found.setdefault(step["move"], step)
         return sorted(found.values(), key=lambda step: -len(step["cards"]))
 
+    def placed(self, code: str, targets: Sequence[str]) -> bool:
+        """True if the offers give card ``code`` a place among ``targets``."""
+        places = self.places
+        for card in places["cards"] if places else []:
+            if card["card"] == code:
+                return any(place["to"] in targets for place in card["places"])
+        return False
+
     def play_selection(self, verb: str) -> bool:
         """Play the selection as offered ``verb`` steps (``stage``: staged groups; ``meld``: groups laid
         or added to the side's melds), each taking selected cards only, until none is left: True when
-        every card was played. Says the engine's reason when nothing can be."""
+        every card was played. A card with no such place, or a selection no offered step begins with, is
+        sent whole as one move, for the table to judge and refuse in its own words (nothing is played in
+        part)."""
         wanted = self.selection()
         targets = ("new", "staged", "pile") if verb == "stage" else ("new", "meld")
+        offered = self.steps_for(wanted, verb, targets)
+        if not offered or not all(self.placed(code, targets) for code in wanted):
+            refusal = self.source.play(f"{verb} {' '.join(wanted)}")
+            if refusal is not None:
+                self.say(refusal, "bold red")
+                return False
+            self.message = Text("Played." if verb == "meld" else "Staged.")
+            self.redraw()
+            self.tick()
+            return True
         played = 0
         while wanted:
             steps = self.steps_for(wanted, verb, targets)
