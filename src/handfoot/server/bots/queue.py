@@ -140,6 +140,7 @@ class FairQueue:
             self.most_ahead[job.owner] = max(self.most_ahead.get(job.owner, 0), ahead)
             if job.urgent:
                 self.urgent_running += 1
+                self.calm.clear()  # before the thread starts: a search's next pause point must see it
                 future = self.pool.submit(job.call)
             else:
                 future = self.pool.submit(self._background, job.call)
