@@ -7,7 +7,9 @@ real processes on loopback addresses:
   again once the server can store it, not blamed on the bot;
 - a second connection on the runner's seat that moves first: the runner's stale moves are dropped and
   it plays on to the game's end;
-- the server stopped for 20 seconds and started again: the runner reconnects and finishes the game.
+- the server stopped for 20 seconds and started again: the runner reconnects and finishes the game;
+- a table that waits for the people invited to it before its first move: the runner's move is sent
+  again once they are there, not blamed on the bot.
 
 Each bound on time here only keeps a test from hanging: the helpers sleep ten minutes, the bounds are
 far below that and far above what the runners take.
@@ -146,12 +148,15 @@ def test_simulate_stops_on_a_signal_with_a_hung_bot_and_its_helper(stop: signal.
 # --- bot connect ---------------------------------------------------------------------------------
 
 
-def new_table(base: str, seats: list[dict[str, Any]], hands: int = 1) -> dict[str, Any]:
+def new_table(
+    base: str, seats: list[dict[str, Any]], hands: int = 1, wait_for_players: bool = False
+) -> dict[str, Any]:
     body = {
         "preset": "kitchen-table",
         "options": {"game_end": "hands", "hands_per_game": hands},
         "players": len(seats),
         "seats": seats,
+        "wait_for_players": wait_for_players,
     }
     created = httpx.post(f"{base}/api/tables", json=body, timeout=30)
     assert created.status_code == 201, created.text
@@ -343,3 +348,29 @@ def test_bot_connect_outlasts_a_server_restart_of_20_seconds(tmp_path: Path) -> 
             assert runner.returncode == 0, err
             assert "reconnect" in err and "the game is over" in err
             assert summary(base, created)["finished"] is True
+
+
+def test_bot_connect_waits_with_a_table_that_waits_for_its_invited_people(tmp_path: Path) -> None:
+    """A table made to wait for the people invited to it (as the lobby's are) refuses every move before
+    the first with rule ``waiting`` while a person's seat is empty (docs/protocol.md, "Before the first
+    move"): the runner's move then waits with the table and is played once the person comes."""
+    settings = Settings(data_dir=tmp_path, port=0, bot_delay=0.0, rate_limit=0)
+    with running_server(settings) as base, ExitStack() as stack:
+        created = new_table(base, TWO_PEOPLE, wait_for_players=True)
+        table_id = created["table"]["id"]
+        first = summary(base, created)["to_move"]
+        runner = handfoot("bot", "connect", created["invites"][first]["link"], "--cmd", PY_BOT)
+        stack.callback(runner.kill)
+        wait_for_line(runner, "waits for")
+        time.sleep(1)
+        assert runner.poll() is None, "the runner left the table while it waited"
+        assert summary(base, created)["version"] == 0
+        person = SeatClient(base, table_id, created["invites"][1 - first]["token"])
+        stack.callback(person.close)
+        assert play_seat(person, 1 - first, time.monotonic() + 60, 4) == 4  # the runner played between
+        host = SeatClient(base, table_id, host=created["host"]["key"])
+        stack.callback(host.close)
+        host.send({"type": "host", "action": "end"})
+        _, err = finish(runner)
+        assert runner.returncode == 0, err
+        assert "bot error" not in err and "the game is over" in err

@@ -16,6 +16,9 @@ the server or another connection does is not:
   ``reconnect_seconds``;
 - a move refused as stale (rule ``turn`` or ``version``: another connection to the same seat, a
   browser tab or a second runner, moved first) is dropped, and the bot decides again on the newer state;
+- a move refused because the table waits for the people invited to it before its first move (rule
+  ``waiting``) waits with it: it is sent again every few seconds, and at once when the table says it
+  waits for nobody, for as long as the table waits (its host can start without them);
 - a dropped connection is opened again, with a growing pause, for ``reconnect_seconds`` (the server says
   welcome back with the current state), and a move it may have lost is sent again;
 - while the table's host has handed the seat to a bot, the runner waits for it to be handed back.
@@ -56,6 +59,8 @@ FIRST_RETRY = 0.5  # seconds before a move the server could not store is sent ag
 MOST_RETRY = 5.0
 STALE_RULES = ("turn", "version")  # another connection moved first
 SERVER_RULE = "server"  # the server could not take the move (docs/protocol.md, "refused")
+WAITING_RULE = "waiting"  # the first move waits for the invited people (docs/protocol.md)
+WAITING_PAUSE = 3.0  # seconds between sends of a move the waiting table refused
 OVER_RULE = "game_end"
 SEAT_RULE = "seat"
 
@@ -74,6 +79,7 @@ class Sent:
     again_at: float | None = None
     pause: float = FIRST_RETRY
     trouble_since: float | None = None  # when the server first could not take it
+    waiting: bool = False  # the table refused it as waiting for its invited people
 
 
 class LiveSeat:
@@ -205,6 +211,8 @@ class LiveSeat:
                 self._error(message)
             elif kind == "refused":
                 self._refused(message)
+            elif kind == "table":
+                self._table_notice(message)
             elif kind == "state":
                 try:
                     over = self._state(message)
@@ -253,6 +261,14 @@ class LiveSeat:
             self.say(f"the server could not take the move ({said}): sending it again")
             self._retry_later()
             return
+        if rule == WAITING_RULE:
+            if sent is None:
+                return
+            if not sent.waiting:
+                self.say(f"the table waits for its invited players ({said}): the move waits with it")
+            sent.waiting = True
+            sent.again_at = time.monotonic() + WAITING_PAUSE
+            return
         if rule == OVER_RULE:
             self.sent = None
             self._sync()  # the final state says how it ended
@@ -264,6 +280,14 @@ class LiveSeat:
         if sent is not None and isinstance(version, int) and version != sent.version:
             return  # about a move sent at an older version, which a newer state superseded
         raise BotFailure(f"chose a move the table refused: {said} [{rule}]")
+
+    def _table_notice(self, message: dict[str, Any]) -> None:
+        """A notice of the table's summary: a move the table refused as waiting for its invited people
+        is sent again at once when the table waits for nobody now."""
+        sent = self.sent
+        table = message.get("table")
+        if sent is not None and sent.waiting and isinstance(table, dict) and not table.get("waiting_for"):
+            self._send_again()
 
     def _sync(self) -> None:
         with contextlib.suppress(ConnectionClosed):  # the next receive reconnects; the welcome brings it
