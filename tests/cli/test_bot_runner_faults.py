@@ -80,13 +80,22 @@ def cleanup(mark: str) -> Iterator[None]:
 
 
 def handfoot(*args: str) -> subprocess.Popen[str]:
-    return subprocess.Popen(
-        [sys.executable, "-m", "handfoot", *args],
-        stdout=subprocess.PIPE,
-        stderr=subprocess.PIPE,
-        text=True,
-        env=ENV,
-    )
+    """The runner, started as from a terminal: hearing Ctrl-C even where the tests run with SIGINT
+    ignored (started in the background by a shell without job control), which a child inherits."""
+    ignored = signal.getsignal(signal.SIGINT) is signal.SIG_IGN
+    if ignored:
+        signal.signal(signal.SIGINT, signal.default_int_handler)
+    try:
+        return subprocess.Popen(
+            [sys.executable, "-m", "handfoot", *args],
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            text=True,
+            env=ENV,
+        )
+    finally:
+        if ignored:
+            signal.signal(signal.SIGINT, signal.SIG_IGN)
 
 
 def wait_for_line(process: subprocess.Popen[str], wanted: str, within: float = 60.0) -> list[str]:
