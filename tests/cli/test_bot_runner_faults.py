@@ -154,6 +154,26 @@ def test_simulate_stops_on_a_signal_with_a_hung_bot_and_its_helper(stop: signal.
         assert gone(mark), "the helper outlived the runner"
 
 
+def test_a_stopped_runner_tells_every_keeper_before_waiting_on_any() -> None:
+    """``end_soon`` has the keeper end the bot and its helper without the runner waiting for it, so a
+    runner stopped with several bots ends them all at the same time (``play_game`` does so when it is
+    stopped); ``kill`` after it finds them gone."""
+    from handfoot.protocol.process import BotProcess
+
+    mark = f"helper-{uuid.uuid4().hex}"
+    with cleanup(mark):
+        bots = [BotProcess([sys.executable, str(TRICKY), "escape-hang", mark], quiet=True) for _ in range(3)]
+        deadline = time.monotonic() + 30
+        while len(left_running(mark).split()) < 9:  # three keepers, three bots, three helpers
+            assert time.monotonic() < deadline, "the bots did not start their helpers"
+            time.sleep(0.05)
+        for bot in bots:
+            bot.end_soon()
+        assert gone(mark), "end_soon left the bots or their helpers running"
+        for bot in bots:
+            bot.kill()
+
+
 # --- bot connect ---------------------------------------------------------------------------------
 
 

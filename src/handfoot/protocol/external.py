@@ -109,6 +109,12 @@ class ExternalSeat:
         else:
             self.close()
 
+    def end_soon(self) -> None:
+        """Have the program and everything it started ended now, without waiting (``game_over`` or
+        ``kill`` then waits for it): for a runner that was stopped."""
+        if self._process is not None:
+            self._process.end_soon()
+
     def close(self) -> None:
         """End the program (if it runs)."""
         if self._process is not None:

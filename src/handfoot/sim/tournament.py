@@ -538,6 +538,10 @@ def play_game(
             reason = "finished"
         else:
             reason = "move_cap" if capped else "stopped"
+        if reason == "stopped":  # every bot's tree is ended at once, not one after another
+            for player in bots:
+                if isinstance(player, ExternalSeat):
+                    player.end_soon()
         for player in bots:
             if isinstance(player, ExternalSeat):
                 player.game_over(game, reason, config.single_hands)
