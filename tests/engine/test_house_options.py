@@ -14,6 +14,7 @@ from handfoot.engine.apply import give_card
 from handfoot.engine.moves import CANCEL_ID, COMMIT_ID, SPLIT_DRAW_ID, STAGE_NEW_BASE
 from handfoot.engine.serialize import state_from_json, state_to_json
 from handfoot.engine.views import sample_world, view
+from handfoot.record import parse_record, replay
 from handfoot.rules import load_rules
 
 RESHUFFLE = {"extends": "family", "empty_stock": "reshuffle_pile"}
@@ -171,3 +172,76 @@ def test_the_hint_explains_the_split_draw() -> None:
     legal = legal_for(s, game.legal_ids())
     text = explain(view(s, 1), legal, game.move_of_id(SPLIT_DRAW_ID))
     assert text.startswith("Draw the pile's top card, 9H, and one card fewer from the stock: you hold ")
+
+
+# ask_with_last_card (zacharyyung/hand-and-foot: the last Foot card asked with; told no, "AI ends its turn
+# without discarding to go out" and "still holds the last foot card"). The in-laws deal of the scenarios
+# in-laws/option-ask-with-last-card-*.json: seat 0 makes three clean books and keeps the 9S.
+ASK_LAST = {"extends": "in-laws", "permission": "required", "ask_with_last_card": True}
+_ASK_LAST_DEAL = {
+    "hands": [
+        ["KS", "KH", "KD", "KC", "KS", "KH", "KD", "QS", "QH", "QD", "QC"],
+        ["4C"] * 6 + ["6C"] * 5,
+        ["8C"] * 6 + ["8H"] * 5,
+        ["TC"] * 6 + ["TH"] * 4 + ["3H"],
+    ],
+    "feet": [
+        ["QD", "JS", "JH", "JD", "JC", "JS", "JH", "JD", "KS", "KH", "9S"],
+        ["7C"] * 6 + ["7H"] * 5,
+        ["9C"] * 6 + ["9H"] * 5,
+        ["6D"] * 6 + ["7D"] * 5,
+    ],
+    "stock": ["QS", "QH"],
+}
+_TO_ONE_CARD = [
+    "draw",
+    "meld KS KH KD KC KS KH KD | QS QH QD QC QS QH",
+    "meld QD | JS JH JD JC JS JH JD | KS KH",
+]
+
+
+def _ask_last_game(rules: dict[str, object]) -> Game:
+    """The in-laws deal above under ``rules``, seat 0 to draw, played to the meld before the 9S."""
+    record = parse_record(
+        {"players": 4, "dealer": 3, "deals": [_ASK_LAST_DEAL], "moves": _TO_ONE_CARD[:2], "rules": rules}
+    )
+    game, error = replay(record)
+    assert error is None
+    return game
+
+
+def test_without_ask_with_last_card_the_meld_down_to_one_card_waits_for_the_yes() -> None:
+    """The sheet's rule (permission required): melding down to the card to discard before asking is
+    refused for permission; ask_with_last_card allows it, and the ask that follows."""
+    plain = _ask_last_game({"extends": "in-laws", "permission": "required"})
+    with pytest.raises(IllegalMove) as refused:
+        plain.apply_text(_TO_ONE_CARD[2])
+    assert refused.value.rule == "permission"
+    game = _ask_last_game(ASK_LAST)
+    game.apply_text(_TO_ONE_CARD[2])
+    assert game.state.hand_size(0) == 1 and "ask" in [str(m) for m in game.legal_moves()]
+
+
+def test_the_heuristic_asks_holding_its_last_card_and_ends_the_turn_when_told_no() -> None:
+    """The heuristic, holding only the 9S with its books made, asks; told no, it ends the turn (its one
+    legal move) and still holds the card; told yes, it goes out with the discard."""
+    bot = HeuristicBot()
+    game = _ask_last_game(ASK_LAST)
+    game.apply_text(_TO_ONE_CARD[2])
+    legal = legal_for(game.state, game.legal_ids())
+    assert bot.choose(view(game.state, 0), legal, random.Random(0)).action is Action.ASK
+    game.apply_text("ask")
+    yes_game = _ask_last_game(ASK_LAST)
+    for text in (_TO_ONE_CARD[2], "ask", "yes"):
+        yes_game.apply_text(text)
+    game.apply_text("no")
+    legal = legal_for(game.state, game.legal_ids())
+    chosen = bot.choose(view(game.state, 0), legal, random.Random(0))
+    assert chosen.action is Action.END
+    game.apply(chosen)
+    assert game.state.hand_size(0) == 1 and game.state.to_move == 1 and game.state.phase is Phase.DRAW
+    legal = legal_for(yes_game.state, yes_game.legal_ids())
+    chosen = bot.choose(view(yes_game.state, 0), legal, random.Random(0))
+    assert str(chosen) == "discard 9S"
+    yes_game.apply(chosen)
+    assert yes_game.results[-1].reason == "went_out"

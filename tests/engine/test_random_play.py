@@ -86,6 +86,7 @@ from handfoot.engine.moves import (
     CANCEL_ID,
     COMMIT_ID,
     DISCARD_BASE,
+    END_ID,
     NEW_BASE,
     NUM_MOVE_IDS,
     PICKUP_DEUCE_ID,
@@ -636,6 +637,8 @@ def run_case(
                         f"move {s.move_count}: {exc}\nrecord: {record}"
                     ) from exc
                 stats["moves"] += 1
+                if choice == END_ID:
+                    stats["ended holding the last card"] += 1
                 stats.update(e.type.value for e in events)
                 table_moved = any(e.type in TABLE_EVENTS for e in events)
                 if s.last_round_left > 0:
@@ -669,6 +672,8 @@ def expected_events(name: str, players: int, overrides: dict[str, object] | None
         need.append("red_three")
     if rules.permission is not Permission.NONE and rules.partnerships(players):
         need += ["asked", "answered"]
+        if rules.ask_with_last_card:
+            need.append("ended holding the last card")
     last_round_by_meld = rules.out_by_meld in (OutByMeld.LAST_ROUND, OutByMeld.LAST_ROUND_BONUS)
     # Under marmot's own rules (no pile, every card down that can go, three naturals to begin a set)
     # random players rarely empty the Foot by melding: about one hand in 150 reaches the last round, too
@@ -740,6 +745,7 @@ HOUSE_CASES: list[tuple[str, int, dict[str, object]]] = [
             "first_upcard": "one",
             "max_wilds_added_per_turn": 1,
             "wild_final_discard": False,
+            "opening_scope": "turn",
         },
     ),
     (
@@ -777,6 +783,18 @@ HOUSE_CASES: list[tuple[str, int, dict[str, object]]] = [
             "wild_melds": True,
             "go_out_wild": 0,
             "wild_book_counts_clean": True,
+            "ask_with_last_card": True,
+        },
+    ),
+    (
+        "in-laws",
+        4,
+        {
+            # zacharyyung/hand-and-foot's asking: required, with the last card, a no ending the turn
+            "permission": "required",
+            "ask_with_last_card": True,
+            "wild_final_discard": False,
+            "opening_scope": "turn",
         },
     ),
 ]

@@ -114,6 +114,7 @@ def test_move_id_table_matches_the_code() -> None:
         f"| {M.PICKUP_JOKER_ID}, {M.PICKUP_DEUCE_ID} | `pickup` with one natural and a joker",
         f"| {M.LAY_RED_THREE_ID} | `lay` a red 3",
         f"| {M.SPLIT_DRAW_ID} | `draw C`",
+        f"| {M.END_ID} | `end`",
     }
     for row in rows:
         assert row in TEXT, row

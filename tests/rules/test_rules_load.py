@@ -330,6 +330,13 @@ def test_go_out_wild_needs_wild_melds() -> None:
     assert_names(refused({"go_out_wild": 1}), "go_out_wild", 1, "0 unless wild_melds = true")
 
 
+def test_ask_with_last_card_needs_permission() -> None:
+    """Asking with the last card (zacharyyung/hand-and-foot) on a table where nobody asks (000
+    kitchen-table: permission = none)."""
+    err = refused({"ask_with_last_card": True})
+    assert_names(err, "ask_with_last_card", True, "false while permission = none")
+
+
 def test_wild_book_cannot_be_required_when_max_wilds_forbids_it() -> None:
     """With at most 3 wilds in a meld, a 7-card wild book can never be made, so it cannot be needed."""
     err = refused({"wild_melds": True, "go_out_wild": 1, "max_wilds": 3})

@@ -48,6 +48,7 @@ NO: Final = Action.NO
 KEEP: Final = Action.KEEP
 SWAP: Final = Action.SWAP
 LAY: Final = Action.LAY
+END: Final = Action.END
 DRAW_PHASE: Final = Phase.DRAW
 PLAY_PHASE: Final = Phase.PLAY
 ANSWER_PHASE: Final = Phase.ANSWER
@@ -399,6 +400,9 @@ def apply_checked(s: HandState, move: Move) -> list[Event]:
         take_card(s, seat, move.card)
         _lay_red_three(s, seat, move.card, events)
         _after_meld(s, seat, events)
+        return events
+    if action is END:  # told no holding one card (ask_with_last_card): the turn ends, the card kept
+        _end_turn(s, events)
         return events
     if action is ASK:
         s.phase = ANSWER_PHASE

@@ -82,6 +82,8 @@ def check(s: HandState, move: Move) -> Refusal | None:
         return discard_refusal(s, seat, move.card)
     if action is Action.ASK:
         return ask_refusal(s, seat)
+    if action is Action.END:
+        return end_refusal(s, seat)
     if action is Action.LAY:
         return lay_refusal(s, seat, move.card)
     return meld_refusal(s, seat, move.groups)
@@ -215,6 +217,11 @@ def discard_refusal(
                 "The discard that goes out may not be a wild: meld it instead.",
             )
         if why is not None and rules.empty_without_out is EmptyWithoutOut.FORBIDDEN:
+            if rules.ask_with_last_card and s.permission < 0:
+                return Refusal(
+                    "ask_with_last_card",
+                    "Your partner said no: keep your last card and end your turn holding it (end).",
+                )
             return Refusal(why.rule, f"Keep your last card: you cannot go out yet. {why.message}")
     return None
 
@@ -237,7 +244,26 @@ def ask_refusal(s: HandState, seat: int) -> Refusal | None:
         return _ASKED
     if not s.in_foot[seat]:
         return _NOT_IN_FOOT
-    if s.hand_size(seat) < 2:
+    if s.hand_size(seat) < 2 and not rules.ask_with_last_card:
         # told "no", a player holding one card would have nothing to discard and could not go out
+        # (ask_with_last_card: the player told no ends the turn holding it, ``end``)
         return _LAST_CARD
+    return None
+
+
+_END_NOT_HERE: Final = Refusal(
+    "ask_with_last_card", "A turn ends with a discard: 'end' is only for a last card your partner said no to."
+)
+_END_NO_NO: Final = Refusal(
+    "ask_with_last_card", "End your turn holding your last card only after your partner says no."
+)
+
+
+def end_refusal(s: HandState, seat: int) -> Refusal | None:
+    """Why ``seat`` may not end the turn without a discard (``end``), or None: only under
+    ``ask_with_last_card``, in the Foot holding one card, the partner having said no this turn."""
+    if not s.rules.ask_with_last_card or not s.in_foot[seat] or s.hand_size(seat) != 1:
+        return _END_NOT_HERE
+    if s.permission >= 0:
+        return _END_NO_NO
     return None

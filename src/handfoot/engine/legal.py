@@ -6,7 +6,7 @@ from itertools import compress
 from typing import Final
 
 from handfoot import cards as C
-from handfoot.engine.judge import ask_refusal, discard_refusal, lay_refusal, must_play_refusal
+from handfoot.engine.judge import ask_refusal, discard_refusal, end_refusal, lay_refusal, must_play_refusal
 from handfoot.engine.meld_legal import meld_ids
 from handfoot.engine.melding import meld_refusal
 from handfoot.engine.moves import (
@@ -15,6 +15,7 @@ from handfoot.engine.moves import (
     COMMIT_ID,
     DISCARD_BASE,
     DRAW_ID,
+    END_ID,
     KEEP_ID,
     LAY_RED_THREE_ID,
     NO_ID,
@@ -89,6 +90,8 @@ def legal_ids(s: HandState) -> list[int]:
                 out.append(DISCARD_BASE + kind)
     if ask_refusal(s, seat) is None:
         out.append(ASK_ID)
+    if s.permission < 0 and rules.ask_with_last_card and end_refusal(s, seat) is None:
+        out.append(END_ID)
     by_choice = hand[C.RED_THREE] and rules.red_threes is LAY_BY_CHOICE
     if by_choice and lay_refusal(s, seat, first_card(s.hand_cards[seat], C.RED_THREE)) is None:
         out.append(LAY_RED_THREE_ID)

@@ -22,6 +22,7 @@ from handfoot import cards as C
 from handfoot.engine.melding import (
     CLOSED,
     NEW,
+    PARTNER_NOT_ASKED,
     SPARE_CARDS,
     GroupSpec,
     Plan,
@@ -144,16 +145,22 @@ _BOOK_CHANGES: Final = ((0, 0, 0), (1, 0, 0), (0, 1, 0), (0, 0, 1), (-1, 1, 0))
 
 def go_out_mask(s: HandState, seat: int) -> int:
     """Bit ``i`` set if ``seat`` may go out (``may_go_out``) with its side's books changed as
-    ``_BOOK_CHANGES[i]`` says: all a group's going out depends on besides the group."""
-    if unmet_by_partners(s, seat, True):  # the same for any books: no bit set
-        return 0
+    ``_BOOK_CHANGES[i]`` says: all a group's going out depends on besides the group. Under
+    ``ask_with_last_card``, where the partner's yes is all the seat lacks, the bits are those it could go
+    out with once asked (``may_go_out_once_asked``), moved past the first five."""
+    unmet = unmet_by_partners(s, seat, True)
     rules = s.rules
+    shift = 0
+    if unmet:
+        if not (rules.ask_with_last_card and unmet == [PARTNER_NOT_ASKED]):
+            return 0  # the same for any books: no bit set
+        shift = len(_BOOK_CHANGES)
     clean, dirty, wild = s.books[s.seating.owner_of[seat]]
     mask = 0
     for bit, (more_clean, more_dirty, more_wild) in enumerate(_BOOK_CHANGES):
         books = (clean + more_clean, dirty + more_dirty, wild + more_wild)
         if books[0] >= 0 and not unmet_books(rules, books, True):
-            mask |= 1 << bit
+            mask |= 1 << (bit + shift)
     return mask
 
 

@@ -297,6 +297,20 @@ def may_go_out(s: HandState, seat: int, books: tuple[int, ...]) -> bool:
     return not unmet_books(s.rules, books, True) and not unmet_by_partners(s, seat, True)
 
 
+def may_go_out_once_asked(s: HandState, seat: int, books: tuple[int, ...]) -> bool:
+    """True where ``ask_with_last_card`` lets ``seat`` keep one card to ask with: its side holding
+    ``books`` meets every requirement to go out but the partner's yes, not asked yet (``PARTNER_NOT_ASKED``
+    alone unmet)."""
+    return (
+        s.rules.ask_with_last_card
+        and not unmet_books(s.rules, books, True)
+        and unmet_by_partners(s, seat, True) == _NOT_ASKED_ONLY
+    )
+
+
+_NOT_ASKED_ONLY: Final = [PARTNER_NOT_ASKED]
+
+
 def go_out_needs(s: HandState, seat: int, books: tuple[int, ...], first: bool = False) -> list[GoOutNeed]:
     """Every requirement ``seat`` does not meet to go out with its side holding ``books`` (clean, dirty,
     wild), worded, in the order the engine judges them (only the first where ``first``): ``unmet_go_out``
@@ -374,6 +388,8 @@ def exit_refusal(s: HandState, seat: int, plan: Plan) -> Refusal | None:
         return None
     if rules.empty_without_out is not FORBIDDEN_EMPTY:
         return None
+    if plan.left == 1 and rules.ask_with_last_card and may_go_out_once_asked(s, seat, plan.books):
+        return None  # the card kept is asked with: a yes lets it go out, a no ends the turn holding it
     why = go_out_refusal(s, seat, plan.books)
     assert why is not None  # may_go_out said no
     if plan.left == 1:
@@ -386,7 +402,7 @@ def lone_wild_refusal(s: HandState, seat: int, plan: Plan, wilds_left: int) -> R
     when discarding it would go out (``wilds_left``: wilds still held after the play)."""
     if s.rules.wild_final_discard or plan.left != 1 or wilds_left != 1 or not s.in_foot[seat]:
         return None
-    if not may_go_out(s, seat, plan.books):
+    if not may_go_out(s, seat, plan.books) and not may_go_out_once_asked(s, seat, plan.books):
         return None
     return Refusal(
         "wild_final_discard",

@@ -9,17 +9,19 @@ Text forms (the actor is always whoever is to move)::
     discard 5H
     lay 3H                       lay a red 3 down (red_threes = "lay_by_choice")
     ask / yes / no               "May I go out?" and the partner's answer
+    end                          told no while holding one card: end the turn holding it (ask_with_last_card)
     keep / swap                  with pick_foot_seen: keep the dealt Hand, or take the other pile as the Hand
     stage KS KH KD               set a group aside toward an opening (one card: onto a staged group)
     commit                       lay the staged groups as one meld (the opening is judged then)
     cancel                       take the staged groups back (once a phase: the next staging cannot be)
 
 Atomic moves have ids (``move_id``): ``draw``, the split draw (``draw 7H``), a pickup with 0-3 naturals
-from the hand (or one natural and one wild, ``pickup_with_wild``), a discard of one kind, ask/yes/no, a
-single meld group of one card or of three cards, and the steps of a lay-down of several groups: a staged
-group of three cards or of one card (``stage``), ``commit`` and ``cancel``; in the draw phase a pickup
-commits the staged groups. A meld or pickup of several groups written at once (``meld A | B``) is
-notation for its steps (``engine.steps.steps_of``); as a ``Move`` it has no id (``-1``).
+from the hand (or one natural and one wild, ``pickup_with_wild``), a discard of one kind, ask/yes/no,
+``end``, a single meld group of one card or of three cards, and the steps of a lay-down of several
+groups: a staged group of three cards or of one card (``stage``), ``commit`` and ``cancel``; in the draw
+phase a pickup commits the staged groups. A meld or pickup of several groups written at once
+(``meld A | B``) is notation for its steps (``engine.steps.steps_of``); as a ``Move`` it has no id
+(``-1``).
 Ids depend only on kinds, never on suits; ``Move`` objects name exact cards.
 """
 
@@ -49,6 +51,7 @@ class Action(IntEnum):
     STAGE = 10  # set a group aside toward an opening (or a pickup's groups, or a book of black 3s)
     COMMIT = 11  # lay the staged groups as one meld
     CANCEL = 12  # take the staged groups back
+    END = 13  # end the turn holding the last card after the partner's no (ask_with_last_card)
 
 
 # The actions, bound once: reading ``Action.MELD`` costs several times reading a module constant on
@@ -66,6 +69,7 @@ LAY_ACTION: Final = Action.LAY
 STAGE_ACTION: Final = Action.STAGE
 COMMIT_ACTION: Final = Action.COMMIT
 CANCEL_ACTION: Final = Action.CANCEL
+END_ACTION: Final = Action.END
 
 
 class Group(NamedTuple):
@@ -111,7 +115,8 @@ STAGE_ADD_BASE: Final = STAGE_NEW_BASE + 8 * C.NUM_KINDS  # 326 + rank * 3 + car
 COMMIT_ID: Final = STAGE_ADD_BASE + 3 * C.NUM_KINDS  # 371: lay the staged groups
 CANCEL_ID: Final = COMMIT_ID + 1  # 372: take the staged groups back
 SPLIT_DRAW_ID: Final = CANCEL_ID + 1  # 373: the pile's top card and the rest from the stock (split_draw)
-NUM_MOVE_IDS: Final = SPLIT_DRAW_ID + 1
+END_ID: Final = SPLIT_DRAW_ID + 1  # 374: end the turn holding the last card (ask_with_last_card)
+NUM_MOVE_IDS: Final = END_ID + 1
 # What a staged group's id adds to the meld group's id of the same cards.
 STAGE_OFFSET_NEW: Final = STAGE_NEW_BASE - NEW_BASE
 STAGE_OFFSET_ADD: Final = STAGE_ADD_BASE - ADD_BASE
@@ -185,6 +190,8 @@ def move_id(move: Move) -> int:
         return COMMIT_ID
     if action is CANCEL_ACTION:
         return CANCEL_ID
+    if action is END_ACTION:
+        return END_ID
     if len(move.groups) != 1:
         return -1
     group = move.groups[0]
@@ -286,6 +293,8 @@ def _decode(mid: int) -> DecodedId:
         return DecodedId(Action.COMMIT)
     if mid == CANCEL_ID:
         return DecodedId(Action.CANCEL)
+    if mid == END_ID:
+        return DecodedId(Action.END)
     raise ValueError(f"{mid} is not a move id")
 
 
@@ -372,8 +381,8 @@ def parse_move(text: str) -> Move:
     words = text.strip().split(None, 1)
     if not words:
         raise MoveSyntaxError(
-            "an empty move: use draw, pickup, meld, discard, lay, ask, yes, no, keep, swap, stage, commit "
-            "or cancel"
+            "an empty move: use draw, pickup, meld, discard, lay, ask, yes, no, end, keep, swap, stage, "
+            "commit or cancel"
         )
     verb = words[0].lower()
     rest = words[1] if len(words) > 1 else ""
@@ -387,7 +396,7 @@ def parse_move(text: str) -> Move:
             return Move(Action.DRAW, card=C.parse_card(tokens[0]))
         except C.CardError as exc:
             raise MoveSyntaxError(str(exc)) from None
-    if verb in ("draw", "ask", "yes", "no", "keep", "swap", "commit", "cancel"):
+    if verb in ("draw", "ask", "yes", "no", "keep", "swap", "commit", "cancel", "end"):
         if rest.strip():
             raise MoveSyntaxError(f"'{verb}' takes nothing after it")
         return Move(Action[verb.upper()])
@@ -412,7 +421,7 @@ def parse_move(text: str) -> Move:
             raise MoveSyntaxError(f"{verb} needs at least one group of cards")
         return Move(Action[verb.upper()], groups)
     raise MoveSyntaxError(
-        f"{show(verb)} is not a move: use draw, pickup, meld, discard, lay, ask, yes, no, keep, swap, "
+        f"{show(verb)} is not a move: use draw, pickup, meld, discard, lay, ask, yes, no, end, keep, swap, "
         "stage, commit or cancel"
     )
 

@@ -504,6 +504,15 @@ class RuleSet:
         default=Permission.NONE,
         metadata=_meta("Asking the partner 'May I go out?': not done, required, or optional.", "out"),
     )
+    ask_with_last_card: bool = field(
+        default=False,
+        metadata=_meta(
+            "A player in the Foot may meld down to the last card before asking 'May I go out?' and ask "
+            "holding it; told no, the player ends the turn holding the card (end) instead of discarding "
+            "(needs permission).",
+            "out",
+        ),
+    )
     out_by_meld: OutByMeld = field(
         default=OutByMeld.FORBIDDEN,
         metadata=_meta(

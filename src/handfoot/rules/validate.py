@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from handfoot import cards as C
 from handfoot.rules.errors import RuleError
-from handfoot.rules.options import BlackThreeBooks, OpeningBy, RuleSet, WildLimit
+from handfoot.rules.options import BlackThreeBooks, OpeningBy, Permission, RuleSet, WildLimit
 
 MIN_PLAYERS = 2
 # The most seats a rule set may name: the sheets whose deck count grows with the players ("(number_of_players
@@ -274,6 +274,13 @@ def _validate(rules: RuleSet) -> RuleSet:
             rules.go_out_clean,
             f"go_out_clean + go_out_dirty <= {ranks} while new_meld_after_book = false",
             f"each side has one meld of each of the {ranks} ranks",
+        )
+    if rules.ask_with_last_card and rules.permission is Permission.NONE:
+        raise RuleError(
+            "ask_with_last_card",
+            True,
+            "false while permission = none",
+            "nobody asks 'May I go out?' at this table",
         )
     if rules.pickup_allowed and rules.pickup_naturals + 1 < max(3, rules.min_naturals):
         raise RuleError(

@@ -9,6 +9,7 @@ pickup, the last moves and what the table said, and the keys. Keys:
     d  draw                    p  take the pile (with the selected naturals and the staged groups)
     x  discard the card under the cursor                   l  lay the red 3 under the cursor
     a  ask "May I go out?"     y / n  answer yes / no      k / w  keep / swap (pick the Foot)
+    e  end the turn holding the last card (told no, where ask_with_last_card lets a player ask with it)
     h  hint (enter plays it)   t  history                  s  score sheet      ?  keys     q  quit
 
 Moves are built from the seat's offers (``engine.offers``: where each card may go, the opening count,
@@ -133,6 +134,7 @@ class PlayApp(App[int]):
         Binding("a", "move('ask')", "ask", show=False),
         Binding("y", "move('yes')", "yes", show=False),
         Binding("n", "move('no')", "no", show=False),
+        Binding("e", "move('end')", "end turn", show=False),
         Binding("k", "move('keep')", "keep", show=False),
         Binding("w", "move('swap')", "swap", show=False),
         Binding("h", "hint", "hint"),
