@@ -51,6 +51,7 @@ _GROUP_OF_OPTION = {
     "short_opening_penalty": "melding",
     "opening_counts_books": "melding",
     "opening_waived_if_emptied": "melding",
+    "opening_scope": "melding",
 }
 # A preset's name, title and summary describe it; they are not rules a table changes.
 IDENTITY_SECTION = "identity"
