@@ -245,3 +245,13 @@ def test_the_heuristic_asks_holding_its_last_card_and_ends_the_turn_when_told_no
     assert str(chosen) == "discard 9S"
     yes_game.apply(chosen)
     assert yes_game.results[-1].reason == "went_out"
+
+
+def test_the_hint_explains_ending_the_turn_holding_the_last_card() -> None:
+    """Told no holding the 9S (ask_with_last_card), the hint says why the turn ends without a discard."""
+    game = _ask_last_game(ASK_LAST)
+    for text in (_TO_ONE_CARD[2], "ask", "no"):
+        game.apply_text(text)
+    legal = legal_for(game.state, game.legal_ids())
+    assert [str(m) for m in legal] == ["end"]
+    assert explain(view(game.state, 0), legal, legal[0]).startswith("End your turn holding your last card")

@@ -140,6 +140,8 @@ def explain(view: View, legal: Sequence[Move], move: Move) -> str:
             f"Lay {C.CODE_OF[move.card]} down: a red 3 is never discarded, and one still held at the end "
             f"costs {held}"
         )
+    if action is Action.END:
+        return "End your turn holding your last card: your partner said no, so you may not go out with it"
     points = r.hand_points()
     if action is Action.YES:
         return f"Say yes: your own cards would cost only {points} points"

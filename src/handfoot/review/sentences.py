@@ -47,6 +47,8 @@ def move_phrase(move: Move) -> str:
         return "let your partner go out"
     if action is Action.NO:
         return "told your partner not to go out"
+    if action is Action.END:
+        return "ended the turn holding your last card"
     if action is Action.MELD:
         parts = []
         for group in move.groups:
