@@ -898,6 +898,11 @@ function Table({ tableId, token, watchKey, hostKey }: { tableId: string; token: 
                     No, not yet
                   </button>
                 ) : null}
+                {legal.includes("end") ? (
+                  <button type="button" class="action primary" onClick={() => send("end")} title={offers?.why_not.discard ?? "End your turn holding your last card"}>
+                    End my turn, keeping my card
+                  </button>
+                ) : null}
                 <button type="button" class="action subtle" disabled={!selected.length && !staged.length && !pileCards.length && !planCount} onClick={clear} title={offers?.cancel ? "Clear the selection and take the staged groups back" : "Clear the selection"}>
                   Clear
                 </button>

@@ -21,5 +21,6 @@ describe("cards in words", () => {
     expect(moveWords("meld K: 2C")).toBe("Add the two of clubs to your kings");
     expect(moveWords("discard 5H")).toBe("Discard the five of hearts");
     expect(moveWords("draw")).toBe("Draw from the stock");
+    expect(moveWords("end")).toBe("End your turn holding your last card");
   });
 });

@@ -107,6 +107,8 @@ export function moveWords(move: string): string {
       return "Say yes";
     case "no":
       return "Say no";
+    case "end":
+      return "End your turn holding your last card";
     case "keep":
       return "Keep this Hand";
     case "swap":
