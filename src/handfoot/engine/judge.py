@@ -244,7 +244,8 @@ def ask_refusal(s: HandState, seat: int) -> Refusal | None:
         return _ASKED
     if not s.in_foot[seat]:
         return _NOT_IN_FOOT
-    if s.hand_size(seat) < 2 and not rules.ask_with_last_card:
+    held = s.hand_size(seat)
+    if held < 2 and not (held == 1 and rules.ask_with_last_card):
         # told "no", a player holding one card would have nothing to discard and could not go out
         # (ask_with_last_card: the player told no ends the turn holding it, ``end``)
         return _LAST_CARD
