@@ -1,6 +1,7 @@
 """The house rules' print page (``/rules/print``, ``/rules/{name}/print``, ``/tables/{id}/rules/print``):
-printed by Chromium (Playwright's ``page.pdf``) on A4 and on Letter it is one page, and its text holds
-every option that differs from the preset extended, marked (docs/client.md, *Printing the house rules*).
+printed by Chromium (Playwright's ``page.pdf``) on A4 and on Letter it is two pages, the newcomer's card
+and the appendix of every option, and the appendix holds every option that differs from the preset
+extended, marked (docs/client.md, *Printing the house rules*).
 
 Needs Debian's Chromium at /usr/bin/chromium, as the browser tests do.
 """
@@ -74,10 +75,16 @@ def words(reader: PdfReader) -> str:
 
 
 @pytest.mark.parametrize("paper", ["A4", "Letter"])
-def test_a_house_prints_on_one_page_with_every_change_marked(base: str, browser: Browser, paper: str) -> None:
+def test_a_house_prints_its_card_and_appendix_with_every_change_marked(
+    base: str, browser: Browser, paper: str
+) -> None:
     url = f"{base}/rules/print?extends=kitchen-table&options={quote(json.dumps(HOUSE))}"
     reader = printed(browser, url, paper, "rules-print.png" if paper == "A4" else None)
-    assert len(reader.pages) == 1
+    assert len(reader.pages) == 2
+    card = " ".join(reader.pages[0].extract_text().split())
+    # the card says the house's numbers: 13 cards dealt, a clean and a dirty book to go out, 8000 to win
+    assert "the Hand (13 cards)" in card and "1 clean book and 1 dirty book" in card and "8000" in card
+    assert "Appendix" not in card and "CHANGED" not in card
     text = words(reader)
     sheet = rule_sheet(
         load_rules({"extends": "kitchen-table", **HOUSE}), preset("kitchen-table"), "kitchen-table"
@@ -90,10 +97,13 @@ def test_a_house_prints_on_one_page_with_every_change_marked(base: str, browser:
 
 
 @pytest.mark.parametrize("name", PRESET_NAMES)
-def test_every_preset_prints_on_one_page(base: str, browser: Browser, name: str) -> None:
+def test_every_preset_prints_its_card_on_one_page_and_the_appendix_on_one(
+    base: str, browser: Browser, name: str
+) -> None:
     for paper in ("A4", "Letter"):
         reader = printed(browser, f"{base}/rules/{name}/print", paper)
-        assert len(reader.pages) == 1, (name, paper)
+        assert len(reader.pages) == 2, (name, paper)
+        assert reader.pages[1].extract_text().startswith("Appendix"), (name, paper)
         assert preset(name).title.split()[0] in words(reader) and "CHANGED" not in words(reader)
 
 

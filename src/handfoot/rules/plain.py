@@ -1,7 +1,10 @@
-"""A rule set in plain words: grouped as the lobby groups the options, each option that differs from
-the preset it extends marked, with the scoring table and the opening minimums. ``rule_sheet`` builds
-it; ``sheet_markdown`` and ``sheet_html`` write it (``handfoot rules show --format``, the server's print
-pages). The HTML is one page that fits a single sheet of A4 or Letter when printed.
+"""A rule set in plain words: first the newcomer's card (``rules.card``: how a turn goes, the Hand and
+the Foot, how to begin, books, going out, scoring and the game's end, only the rules that apply, with
+this rule set's numbers), then as an appendix every option grouped as the lobby groups them, each option
+that differs from the preset it extends marked, with the scoring table and the opening minimums.
+``rule_sheet`` builds it; ``sheet_markdown`` and ``sheet_html`` write it (``handfoot rules show
+--format``, the server's print pages). Printed, the HTML's card fills the first sheet of A4 or Letter
+and the appendix starts on the next.
 
 Standard library only: the rules ring, below the engine.
 """
@@ -13,6 +16,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from handfoot import cards as C
+from handfoot.rules.card import CardSection, rules_card
 from handfoot.rules.load import rules_to_mapping
 from handfoot.rules.options import (
     OPTION_CHOICES,
@@ -118,6 +122,7 @@ class RuleSheet:
     scoring: tuple[tuple[str, str], ...]
     openings: tuple[tuple[str, str], ...]
     opening_note: str
+    card: tuple[CardSection, ...] = ()  # the newcomer's card (``rules.card.rules_card``)
 
     @property
     def differing(self) -> tuple[RuleLine, ...]:
@@ -231,6 +236,7 @@ def rule_sheet(rules: RuleSet, base: RuleSet | None = None, base_name: str | Non
         scoring=tuple(scoring_rows(rules)),
         openings=tuple(openings),
         opening_note=note,
+        card=rules_card(rules),
     )
 
 
@@ -270,9 +276,23 @@ def sheet_json(sheet: RuleSheet) -> dict[str, Any]:
 CHANGED = "changed"
 
 
+APPENDIX = "Appendix: every option"
+
+
+def card_markdown(sheet: RuleSheet) -> list[str]:
+    """The newcomer's card as Markdown lines: each section a heading and its sentences as a list."""
+    out = ["## The rules on one page", ""]
+    for section in sheet.card:
+        out += [f"### {section.title}", ""]
+        out += [f"- {line}" if not line[:2].rstrip(".").isdigit() else line for line in section.lines]
+        out.append("")
+    return out
+
+
 def sheet_markdown(sheet: RuleSheet) -> str:
-    """The sheet as Markdown: title, summary, then each group's options (a differing option in bold,
-    marked *changed* with the preset's value), the scoring table and the opening minimums."""
+    """The sheet as Markdown: title and summary, the newcomer's card, then the appendix: each group's
+    options (a differing option in bold, marked *changed* with the preset's value), the scoring table
+    and the opening minimums."""
     out = [
         f"# {sheet.title}",
         "",
@@ -283,9 +303,9 @@ def sheet_markdown(sheet: RuleSheet) -> str:
             f", extending `{sheet.base}`: options marked **{CHANGED}** differ from it." if sheet.base else "."
         ),
         "",
-        f"Players: {sheet.players}.",
-        "",
     ]
+    out += card_markdown(sheet)
+    out += [f"# {APPENDIX}", "", f"Players: {sheet.players}.", ""]
     for group in sheet.groups:
         out += [f"## {group.title}", ""]
         for line in group.lines:
@@ -314,6 +334,14 @@ def sheet_markdown(sheet: RuleSheet) -> str:
 
 PRINT_CSS = """
 @page { size: auto; margin: 9mm; }
+.card { break-after: page; font-size: 9.6pt; line-height: 1.3; }
+.card h1 { font-size: 15pt; margin: 0 0 1mm; }
+.card h2 { font-size: 10.5pt; margin: 2.2mm 0 0.6mm; border-bottom: 0.5pt solid #000; }
+.card p { margin: 0 0 0.9mm; }
+.card .cols { column-count: 2; column-gap: 6mm; }
+.card .cols section { break-inside: avoid-column; }
+.card .lead { font-style: italic; }
+.appendix h1 { font-size: 11pt; }
 * { box-sizing: border-box; }
 body { font: 6.4pt/1.22 "DejaVu Sans", Arial, sans-serif; color: #000; margin: 0; }
 h1 { font-size: 11pt; margin: 0 0 1mm; }
@@ -328,20 +356,42 @@ li.changed { background: #eee; outline: 0.4pt solid #000; }
 li.changed::before { content: "CHANGED "; font-weight: bold; }
 table { border-collapse: collapse; width: 100%; margin: 0.5mm 0; break-inside: avoid; }
 td, th { border: 0.3pt solid #777; padding: 0.2mm 0.8mm; text-align: left; }
-@media screen { body { max-width: 60em; margin: 1em auto; font-size: 10pt; } .cols { column-count: 2; } }
+@media screen { body { max-width: 60em; margin: 1em auto; font-size: 10pt; } .cols { column-count: 2; }
+  .card { border-bottom: 1pt solid #000; padding-bottom: 1em; margin-bottom: 1em; } }
 """
 
 
+def card_html(sheet: RuleSheet) -> list[str]:
+    """The newcomer's card as HTML lines: a ``<div class="card">`` that prints as the first page."""
+    e = html.escape
+    parts = [
+        '<div class="card">',
+        f"<h1>{e(sheet.title)}</h1>",
+        f'<p class="lead">{e(sheet.summary)} The rules on one page; every option follows in the '
+        "appendix.</p>",
+        '<div class="cols">',
+    ]
+    for section in sheet.card:
+        parts.append(f'<section><h2 class="card-part">{e(section.title)}</h2>')
+        parts += [f"<p>{e(line)}</p>" for line in section.lines]
+        parts.append("</section>")
+    parts.append("</div></div>")
+    return parts
+
+
 def sheet_html(sheet: RuleSheet) -> str:
-    """The sheet as one HTML page for printing (``PRINT_CSS``: three columns, small type, every option
-    on one sheet of A4 or Letter); a differing option is marked CHANGED with the preset's value."""
+    """The sheet as one HTML page for printing: the newcomer's card (``card_html``, the first sheet),
+    then the appendix (``PRINT_CSS``: three columns, small type, every option on one sheet of A4 or
+    Letter); a differing option is marked CHANGED with the preset's value."""
     e = html.escape
     parts = [
         "<!doctype html>",
         '<html lang="en"><head><meta charset="utf-8">',
         f"<title>{e(sheet.title)}: house rules</title>",
         f"<style>{PRINT_CSS}</style></head><body>",
-        f"<h1>{e(sheet.title)}</h1>",
+        *card_html(sheet),
+        '<div class="appendix">',
+        f"<h1>{e(APPENDIX)}: {e(sheet.title)}</h1>",
         f"<p>{e(sheet.summary)} Players: {e(sheet.players)}. Rule set <b>{e(sheet.name)}</b>"
         + (f", extending <b>{e(sheet.base)}</b>: options marked CHANGED differ from it" if sheet.base else "")
         + ".</p>",
@@ -362,16 +412,19 @@ def sheet_html(sheet: RuleSheet) -> str:
     parts.append("</table><h2>Opening minimums</h2>")
     parts.append(f"<p>{e(sheet.opening_note)}</p><table><tr><th>When</th><th>First meld at least</th></tr>")
     parts += [f"<tr><td>{e(w)}</td><td>{e(p)}</td></tr>" for w, p in sheet.openings]
-    parts.append("</table></div></body></html>")
+    parts.append("</table></div></div></body></html>")
     return "\n".join(parts) + "\n"
 
 
 __all__ = [
+    "APPENDIX",
     "PLAIN_GROUPS",
     "RULE_OPTIONS",
     "RuleGroup",
     "RuleLine",
     "RuleSheet",
+    "card_html",
+    "card_markdown",
     "option_group",
     "rule_sheet",
     "sheet_html",
