@@ -17,7 +17,8 @@ from handfoot import cards as C
 from handfoot.engine import IllegalMove
 from handfoot.engine.moves import parse_move
 from handfoot.rules import preset
-from handfoot.tui.app import PlayApp
+from handfoot.tui.app import HandOverScreen, PlayApp
+from handfoot.tui.cards import card_label
 from handfoot.tui.source import LocalTable
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -34,7 +35,7 @@ async def my_turn(app: PlayApp, pilot: object) -> None:
     """Wait (the bots play on the app's timer) until the player is to move or the game is over."""
     for _ in range(2000):
         snap = app.source.snapshot()
-        if snap.finished or snap.view["to_move"] == app.source.seat:
+        if snap.finished or snap.view["to_move"] == app.source.seat or isinstance(app.screen, HandOverScreen):
             return
         await pilot.pause(0.01)  # type: ignore[attr-defined]
     raise AssertionError("the bots never handed the turn back")
@@ -128,6 +129,18 @@ def test_a_whole_hand_played_by_keys(rules: str, players: int) -> None:
             assert [e["seat"] for e in table.history].count(table.seat) >= decisions
             await pilot.pause(0.05)
             assert str(app.message).startswith("Hand 1 is over: Us ")
+            # the end of the hand stays, the table waiting, until a key is pressed: each side's score
+            # item by item
+            assert isinstance(app.screen, HandOverScreen)
+            version = table.version
+            await pilot.pause(0.2)
+            assert isinstance(app.screen, HandOverScreen) and table.version == version
+            shown = str(app.screen.query_one("#page").render())
+            result = table.game.results[0]
+            assert "this hand" in shown and "cards on the table" in shown
+            assert all(str(score) in shown for score in result.scores)
+            await pilot.press("space")
+            assert not isinstance(app.screen, HandOverScreen)
             await pilot.press("s")
             sheet = str(app.screen.query_one("#page").render())
             scores = table.game.results[0].scores
@@ -179,7 +192,7 @@ def test_select_stage_meld_and_discard_by_keys_and_refusals_in_the_engines_words
             assert mine[-1]["move"] == f"discard {hand_before[-1]}"
             await pilot.press("t")  # the history, one key away
             page = str(app.screen.query_one("#page").render())
-            assert f"You: discard {hand_before[-1]}" in page
+            assert f"discarded {card_label(hand_before[-1])}." in page and "discard " not in page
             await pilot.press("escape", "question_mark")
             assert "take the pile" in str(app.screen.query_one("#page").render())
             await pilot.press("escape", "q")
@@ -240,7 +253,7 @@ def test_the_real_command_in_tmux_at_80x24(tmp_path: Path) -> None:
         assert "North (medium) · partner" in shown.replace("(heuristic)", "(medium)")
         assert " d draw " in shown and " x discard " in shown
         subprocess.run(["tmux", "send-keys", "-t", session, "d"], check=True)
-        wait_for("You played draw.")
+        wait_for("You drew 2 cards.")
         assert "Your hand (13)" in screen()
         subprocess.run(["tmux", "send-keys", "-t", session, "q"], check=True)
         for _ in range(100):
@@ -293,6 +306,9 @@ def test_play_at_a_server_table_by_its_seat_link(tmp_path: Path) -> None:
                 await my_turn(app, pilot)
                 snap = table.snapshot()
                 assert snap.names[0] == "You" and snap.view["phase"] == "draw"
+                # the bot's seat named as the browser names it, on the table's lines
+                assert snap.names[1] == "Random bot 2"
+                assert "Random bot 2: " in str(app.query_one("#table").render())
                 await pilot.press("home", "x")
                 assert str(app.message) == discard_refusal_before_drawing()
                 await pilot.press("d")

@@ -1,16 +1,26 @@
 """The terminal game (Textual): one table, seen from the player's seat, played with the keyboard.
 
-The screen (it fits 80x24): the table's state on one line, every seat (partners marked) and the melds
-of every side, the pile and stock, the player's hand with a cursor, the groups staged for a meld or a
-pickup, the last moves and what the table said, and the keys. Keys:
+The screen (it fits 80x24, and a line breaks only between its parts, never inside a word or a card):
+the table's state, every seat (partners marked) and the melds of every side, the pile and stock, the
+player's hand with a cursor, the groups staged for a meld or a pickup, as many of the last moves as the
+free lines hold (in words: who drew, melded which cards, discarded what), what the table said, and the
+keys. At the end of a hand its score, item by item for each side, stays until a key is pressed. Keys:
 
-    ←/→ move the cursor        space select a card        g stage the selection (toward an opening)
-    u  take the staged groups back                         m  meld the selection (or lay what is staged)
-    d  draw                    p  take the pile (with the selected naturals and the staged groups)
-    x  discard the card under the cursor                   l  lay the red 3 under the cursor
-    a  ask "May I go out?"     y / n  answer yes / no      k / w  keep / swap (pick the Foot)
-    e  end the turn holding the last card (told no, where ask_with_last_card lets a player ask with it)
-    h  hint (enter plays it)   t  history                  s  score sheet      ?  keys     q  quit
+    ←/→    move the cursor            space  select a card
+    g      stage the selection, toward an opening
+    u      take the staged groups back
+    m      meld the selection, or lay what is staged
+    d      draw                       p      take the pile
+           (p takes it with the selected naturals and the staged groups)
+    x      discard the card under the cursor
+    l      lay the red 3 under the cursor
+    a      ask "May I go out?"        y / n  answer yes / no
+    k / w  keep / swap (pick the Foot)
+    e      end the turn holding the last card (told no, where the
+           house rule lets a player ask holding it)
+    h      hint (enter plays it)      t      history
+    s      score sheet                ?      keys
+    q      quit
 
 Moves are built from the seat's offers (``engine.offers``: where each card may go, the opening count,
 the pile's state and why an action is not offered), never from a rule of the app's own: a key whose
@@ -25,6 +35,7 @@ from collections.abc import Sequence
 from typing import Any, ClassVar
 
 from rich.text import Text
+from textual import events
 from textual.app import App, ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import VerticalScroll
@@ -33,6 +44,7 @@ from textual.widgets import Footer, Static
 
 from handfoot.tui.cards import card_label, card_style, cards_text
 from handfoot.tui.source import Snapshot, TableSource
+from handfoot.tui.words import flow, hand_breakdown, history_lines, rows_needed, short_name
 
 RANK_NAMES = {"W": "wilds", "3": "3s"}
 PHASES = {
@@ -48,20 +60,34 @@ def side_label(snapshot: Snapshot, side: int, me: int) -> str:
     """``Us`` for the player's side, else the names of the side's seats."""
     if snapshot.side_of[me] == side:
         return "Us"
-    return "+".join(snapshot.names[s].split(" (")[0] for s, sd in enumerate(snapshot.side_of) if sd == side)
+    return "+".join(short_name(snapshot.names[s]) for s, sd in enumerate(snapshot.side_of) if sd == side)
 
 
-def history_line(snapshot: Snapshot, entry: dict[str, Any]) -> str:
-    """One move of the history in words: who played what."""
-    seat = entry.get("seat")
-    name = snapshot.names[seat] if isinstance(seat, int) and 0 <= seat < len(snapshot.names) else "?"
-    line = f"{name.split(' (')[0]}: {entry.get('move')}"
-    for event in entry.get("events", []):
-        if event.get("type") == "went_out":
-            line += " (went out)"
-        elif event.get("type") == "hand_over":
-            line += " (the hand is over)"
-    return line
+REASONS = {
+    "stock_empty": "The stock ran out.",
+    "last_round": "The last round is played.",
+}
+
+
+def hand_over_text(snapshot: Snapshot, index: int, me: int) -> Text:
+    """Finished hand ``index`` in words: who went out (or why it ended), its score item by item for
+    each side, and the totals after it."""
+    hand = snapshot.hands[index]
+    sides = sorted(set(snapshot.side_of))
+    went = hand.get("went_out")
+    if isinstance(went, int) and 0 <= went < len(snapshot.names):
+        name = short_name(snapshot.names[went])
+        why = f"{name} went out."
+    else:
+        why = REASONS.get(str(hand.get("reason")), "The hand ended.")
+    out = Text(why + "\n\n")
+    out.append_text(hand_breakdown(hand, [side_label(snapshot, s, me) for s in sides]))
+    totals = [0] * len(sides)
+    for done in snapshot.hands[: index + 1]:
+        for s in sides:
+            totals[s] += done["scores"][s]
+    out.append("\n" + f"{'total':28}" + "".join(f"{t:>{max(10, min(16, 44 // len(sides)))}}" for t in totals))
+    return out
 
 
 def _within(cards: Sequence[str], codes: Sequence[str]) -> bool:
@@ -103,6 +129,15 @@ class TextScreen(ModalScreen[None]):
         self.dismiss(None)
 
 
+class HandOverScreen(TextScreen):
+    """The end of a hand (``hand_over_text``) over the table: it stays until a key is pressed, and the
+    table waits (no bot moves) while it is shown."""
+
+    def on_key(self, event: events.Key) -> None:
+        event.stop()
+        self.dismiss(None)
+
+
 class PlayApp(App[int]):
     """The terminal game at ``source`` (module docstring). ``bot_delay``: seconds between the bots'
     moves (0: they play at once)."""
@@ -111,12 +146,12 @@ class PlayApp(App[int]):
     ENABLE_COMMAND_PALETTE = False
     CSS = """
     Screen { layout: vertical; }
-    #status { height: 1; background: $primary-background; }
+    #status { height: auto; max-height: 2; background: $primary-background; }
     #table { height: auto; max-height: 10; }
     #hand { height: auto; min-height: 2; border-top: solid $secondary; }
-    #staged { height: 1; }
-    #log { height: auto; max-height: 4; color: $text-muted; }
-    #message { height: auto; max-height: 2; }
+    #staged { height: auto; max-height: 2; }
+    #log { height: 1fr; min-height: 2; color: $text-muted; }
+    #message { height: auto; max-height: 3; }
     """
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("left", "cursor(-1)", "←", show=False),
@@ -175,12 +210,19 @@ class PlayApp(App[int]):
         self.set_interval(max(self.bot_delay, 0.05), self.tick)
 
     def tick(self) -> None:
-        """Let the table move on (a bot's move, a message from the server) and redraw if it did."""
+        """Let the table move on (a bot's move, a message from the server) and redraw if it did; the
+        table waits while the end of a hand is shown."""
+        if isinstance(self.screen, HandOverScreen):
+            return
         changed = False
         for _ in range(1 if self.bot_delay > 0 else 10_000):
+            hands = len(self.snap.hands)
             if not self.source.step():
                 break
             changed = True
+            self.snap = self.source.snapshot()
+            if len(self.snap.hands) > hands:  # a hand ended: show it before anything moves on
+                break
         if changed:
             self.redraw()
 
@@ -230,8 +272,14 @@ class PlayApp(App[int]):
             self.seen_version = snap.version
             self.reset_choice()
         if len(snap.hands) > self.seen_hands:
-            self.seen_hands = len(snap.hands)
             me = self.source.seat
+            for index in range(self.seen_hands, len(snap.hands)):
+                self.push_screen(
+                    HandOverScreen(
+                        f"Hand {index + 1} is over (any key goes on)", hand_over_text(snap, index, me)
+                    )
+                )
+            self.seen_hands = len(snap.hands)
             scores = ", ".join(
                 f"{side_label(snap, side, me)} {points}"
                 for side, points in enumerate(snap.hands[-1]["scores"])
@@ -256,9 +304,22 @@ class PlayApp(App[int]):
         if opening:
             staged.append(opening, style="bold" if opening.endswith("enough") else "")
         self.query_one("#staged", Static).update(staged if self.staged else Text(""))
-        log = [history_line(snap, entry) for entry in snap.history[-3:]]
-        self.query_one("#log", Static).update("\n".join(log))
+        self.fill_log()
         self.query_one("#message", Static).update(self.message)
+        self.call_after_refresh(self.fill_log)
+
+    def fill_log(self) -> None:
+        """The history's last lines, as many as the log's free rows hold (wrapped at spaces)."""
+        log = self.query_one("#log", Static)
+        rows, width = max(log.size.height, 2), max(log.size.width, 20)
+        lines = history_lines(self.snap.names, self.snap.history[-60:], self.ascii_only)
+        shown: list[str] = []
+        for line in reversed(lines):
+            rows -= rows_needed(line, width)
+            if rows < 0:
+                break
+            shown.insert(0, line)
+        log.update("\n".join(shown))
 
     def status_text(self, snap: Snapshot) -> Text:
         view = snap.view
@@ -271,12 +332,13 @@ class PlayApp(App[int]):
         elif view["to_move"] == me:
             turn = f"your turn: {PHASES.get(view['phase'], view['phase'])}"
         else:
-            turn = f"{snap.names[view['to_move']].split(' (')[0]} to move"
-        dot = self.dot
-        return Text(
-            f" {snap.rules_name} {dot} hand {view['hand_index'] + 1} {dot} {totals} {dot} {turn}",
-            style="bold",
-        )
+            turn = f"{short_name(snap.names[view['to_move']])} to move"
+        parts = [f" {snap.rules_name}", f"hand {view['hand_index'] + 1}", totals, turn]
+        return flow([Text(part, style="bold") for part in parts], self.width(), " ", f" {self.dot} ")
+
+    def width(self) -> int:
+        """The screen's width in cells, less one (a line is never cut at the last column)."""
+        return max(self.size.width - 1, 40)
 
     def table_text(self, snap: Snapshot) -> Text:
         view = snap.view
@@ -300,35 +362,39 @@ class PlayApp(App[int]):
             out.append(f"{info['hand_count']} in {where}{foot}\n")
         by_side = snap.owner_of == snap.side_of
         for owner in sorted({m["owner"] for m in view["melds"]}):
-            label = side_label(snap, owner, me) if by_side else snap.names[owner].split(" (")[0]
-            out.append(f"  {label}: ", style="bold")
+            label = side_label(snap, owner, me) if by_side else short_name(snap.names[owner])
+            parts = [Text(f"  {label}:", style="bold")]
             for meld in [m for m in view["melds"] if m["owner"] == owner]:
                 count = len(meld["cards"])
                 rank = RANK_NAMES.get(meld["rank"], meld["rank"])
                 times = "x" if self.ascii_only else "×"
-                out.append(f"{rank}{times}{count}", style="bold")
+                part = Text(f"{rank}{times}{count}", style="bold")
                 if meld["wilds"]:
-                    out.append(f"({meld['wilds']}w)", style="yellow")
-                out.append(("*" if self.ascii_only else "★") if count >= 7 else "")
-                out.append(" ")
+                    part.append(f"({meld['wilds']}w)", style="yellow")
+                part.append(("*" if self.ascii_only else "★") if count >= 7 else "")
+                parts.append(part)
             books = view["books"][owner]
-            out.append(f" books: {books['clean']} clean, {books['dirty']} dirty\n", style="dim")
+            parts.append(Text(f"books: {books['clean']} clean, {books['dirty']} dirty", style="dim"))
+            out.append_text(flow(parts, self.width(), "    ", " "))
+            out.append("\n")
         threes = [
             f"{side_label(snap, side, me)} {len(codes)}"
             for side, codes in enumerate(view["red_threes"])
             if codes
         ]
         top = view["pile_top"]
-        out.append("  Pile: ")
+        pile = Text("  Pile: ")
         if top:
-            out.append(card_label(top, self.ascii_only), style=card_style(top))
+            pile.append(card_label(top, self.ascii_only), style=card_style(top))
         else:
-            out.append("empty")
+            pile.append("empty")
+        pile.append(f" ({view['pile_size']})")
         mine = snap.owner_of[me]
         opening = "down" if view["down"][mine] else f"open with {view['minimums'][mine]}"
-        out.append(f" ({view['pile_size']})  Stock: {view['stock_size']}  You: {opening}")
+        parts = [pile, Text(f"Stock: {view['stock_size']}"), Text(f"You: {opening}")]
         if threes:
-            out.append(f"  Red 3s: {', '.join(threes)}")
+            parts.append(Text(f"Red 3s: {', '.join(threes)}"))
+        out.append_text(flow(parts, self.width(), "  "))
         return out
 
     def hand_text(self, snap: Snapshot, cards: Sequence[str]) -> Text:
@@ -477,7 +543,8 @@ class PlayApp(App[int]):
         if refusal is not None:
             self.say(refusal, "bold red")
             return
-        self.message = Text(f"You played {text}.")
+        mine = history_lines(self.snap.names, self.source.snapshot().history[-1:], self.ascii_only)
+        self.message = Text(mine[0] if mine and mine[0].startswith("You ") else "Played.")
         self.redraw()
         self.tick()
 
@@ -581,7 +648,7 @@ class PlayApp(App[int]):
 
     def action_history(self) -> None:
         snap = self.snap
-        lines = [history_line(snap, entry) for entry in snap.history] or ["No moves yet."]
+        lines = history_lines(snap.names, snap.history, self.ascii_only) or ["No moves yet."]
         self.push_screen(TextScreen("History (t or escape closes)", "\n".join(lines)))
 
     def action_scores(self) -> None:
@@ -604,6 +671,9 @@ class PlayApp(App[int]):
         if not snap.hands:
             out.append("No hand is finished yet.\n")
         out.append("total " + "".join(f"{snap.totals[s]:>18}" for s in sides), style="bold")
+        for index in range(len(snap.hands)):
+            out.append(f"\n\nHand {index + 1}: ", style="bold")
+            out.append_text(hand_over_text(snap, index, me))
         self.push_screen(TextScreen("Score sheet (s or escape closes)", out))
 
     def action_keys(self) -> None:

@@ -31,6 +31,7 @@ from handfoot.protocol.external import ExternalSeat
 from handfoot.protocol.link import SeatLink, TableConnection
 from handfoot.protocol.offers import Offer, offers_from_texts, seat_offers
 from handfoot.protocol.process import BotFailure
+from handfoot.record import hand_json
 from handfoot.rules.options import RuleSet
 from handfoot.server.wire.protocol import event_json, offers_json, view_json
 from handfoot.sim.seats import DEFAULT_MOVE_TIME, SeatPlayer, make_seat
@@ -51,7 +52,7 @@ class Snapshot:
     owner_of: list[int]  # the meld owner each seat plays on (its side, or itself where melds are a player's)
     rules_name: str
     totals: list[int]
-    hands: list[dict[str, Any]]  # per finished hand: scores, went_out, reason
+    hands: list[dict[str, Any]]  # per finished hand (``record.hand_json``): scores, went_out, reason, lines
     history: list[dict[str, Any]]  # {"seat", "move", "events"}, oldest first
     finished: bool = False
     winner: int | None = None
@@ -138,9 +139,7 @@ class LocalTable(TableSource):
             owner_of=list(game.state.seating.owner_of),
             rules_name=game.rules.name,
             totals=list(game.totals),
-            hands=[
-                {"scores": list(r.scores), "went_out": r.went_out, "reason": r.reason} for r in game.results
-            ],
+            hands=[hand_json(game, index) for index in range(len(game.results))],
             history=list(self.history),
             finished=game.finished,
             winner=game.winner,
@@ -217,6 +216,21 @@ class LocalTable(TableSource):
                 player.game_over(self.game, "finished" if self.game.finished else "stopped")
 
 
+def seat_name(seat: dict[str, Any], me: int) -> str:
+    """A seat of a server table (its ``summary`` JSON) as the browser names it: ``You`` for the
+    player's own, a player's name, ``Medium bot 2`` for a bot without one, ``Seat 3`` for an empty seat
+    (seats counted from 1)."""
+    number = int(seat["seat"])
+    if number == me:
+        return "You"
+    if seat.get("name"):
+        return str(seat["name"])
+    if seat.get("kind") == "bot":
+        bot = str(seat.get("bot") or "bot")
+        return f"{bot[:1].upper()}{bot[1:]} bot {number + 1}"
+    return f"Seat {number + 1}"
+
+
 class LiveTable(TableSource):
     """A seat at a server's table (module docstring); ``name`` joins the seat under it."""
 
@@ -281,14 +295,7 @@ class LiveTable(TableSource):
         if state is None:
             raise ValueError("no state from the table yet")
         table = state["table"]
-        names = []
-        for seat in table["seats"]:
-            if seat["seat"] == self.seat:
-                names.append("You")
-            elif seat["kind"] == "bot":
-                names.append(f"{seat.get('name') or 'Bot'} ({seat['bot']})")
-            else:
-                names.append(seat.get("name") or f"Seat {seat['seat']}")
+        names = [seat_name(seat, self.seat) for seat in table["seats"]]
         return Snapshot(
             version=state["version"],
             view=state["view"],
