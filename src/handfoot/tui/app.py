@@ -325,7 +325,7 @@ class PlayApp(App[int]):
         view = snap.view
         me = self.source.seat
         sides = sorted(set(snap.side_of))
-        totals = "  ".join(f"{side_label(snap, s, me)} {snap.totals[s]}" for s in sides)
+        totals = "  ".join(f"{side_label(snap, s, me)}: {snap.totals[s]}" for s in sides)
         if snap.finished:
             winner = "a tie" if snap.winner is None else f"{side_label(snap, snap.winner, me)} won"
             turn = f"game over: {winner}"
@@ -378,7 +378,7 @@ class PlayApp(App[int]):
             out.append_text(flow(parts, self.width(), "    ", " "))
             out.append("\n")
         threes = [
-            f"{side_label(snap, side, me)} {len(codes)}"
+            f"{side_label(snap, side, me)}: {len(codes)}"
             for side, codes in enumerate(view["red_threes"])
             if codes
         ]
@@ -393,7 +393,7 @@ class PlayApp(App[int]):
         opening = "down" if view["down"][mine] else f"open with {view['minimums'][mine]}"
         parts = [pile, Text(f"Stock: {view['stock_size']}"), Text(f"You: {opening}")]
         if threes:
-            parts.append(Text(f"Red 3s: {', '.join(threes)}"))
+            parts.append(Text(f"Red 3s {', '.join(threes)}"))
         out.append_text(flow(parts, self.width(), "  "))
         return out
 

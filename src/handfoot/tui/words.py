@@ -89,7 +89,8 @@ def history_lines(
     lines: list[str] = []
     seat: int | None = None
     clauses: list[str] = []
-    added: list[Any] = [None, []]  # the rank of the last clause when it added cards to a meld, and them
+    # while a turn adds cards to one meld: its rank, the cards added so far and their clause's index
+    added: list[Any] = [None, [], 0]
 
     def close() -> None:
         if clauses and seat is not None:
@@ -114,10 +115,11 @@ def history_lines(
             elif kind == "melded" and event.get("added") and event.get("seat") == who:
                 rank, cards = event.get("rank"), [str(c) for c in event.get("cards", [])]
                 if added[0] == rank and clauses:  # more cards onto the same meld: one clause
-                    added[1] += cards
-                    clauses[-1] = event_clause({**event, "cards": added[1]}, ascii_only) or clauses[-1]
+                    added[1] = [*added[1], *cards]
+                    clause = event_clause({**event, "cards": added[1]}, ascii_only)
+                    clauses[added[2]] = clause or clauses[added[2]]
                 else:
-                    added[0], added[1] = rank, cards
+                    added[:] = [rank, cards, len(clauses)]
                     clauses.append(event_clause(event, ascii_only) or "added to a meld")
             elif event.get("seat") == who or kind in ("went_out", "last_round"):
                 clause = event_clause(event, ascii_only)
