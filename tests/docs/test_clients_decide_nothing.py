@@ -15,7 +15,7 @@ ROOT = Path(__file__).resolve().parents[2]
 WEB = ROOT / "web-client" / "src"
 # The browser's table page and its modules (not the generated types, not the unit tests).
 WEB_FILES = sorted([WEB / "table.tsx", *(p for p in (WEB / "table").glob("*.ts*") if ".test." not in p.name)])
-TUI_FILES = [ROOT / "src" / "handfoot" / "tui" / "app.py", ROOT / "src" / "handfoot" / "tui" / "cards.py"]
+TUI_FILES = [ROOT / "src" / "handfoot" / "tui" / name for name in ("app.py", "cards.py", "words.py")]
 
 WEB_RULES = {
     "points summed from the card values": re.compile(r"card_values|pointsOf|\bkindOf\("),

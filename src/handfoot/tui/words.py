@@ -13,12 +13,24 @@ from typing import Any
 
 from rich.text import Text
 
-from handfoot import cards as C
 from handfoot.tui.cards import card_label
 
-# A meld's rank letter (``event_json``'s ``rank``) in words: "kings", "wilds".
-RANK_WORDS = {letter: C.KIND_PLURALS[kind] for kind, letter in enumerate(C.RANK_LETTER) if letter}
-RANK_WORDS["W"] = "wilds"
+# A meld's rank letter (``event_json``'s ``rank``, the protocol's) in words, as the browser says them.
+RANK_WORDS = {
+    "W": "wilds",
+    "A": "aces",
+    "K": "kings",
+    "Q": "queens",
+    "J": "jacks",
+    "T": "tens",
+    "9": "nines",
+    "8": "eights",
+    "7": "sevens",
+    "6": "sixes",
+    "5": "fives",
+    "4": "fours",
+    "3": "black 3s",
+}
 
 
 def short_name(name: str) -> str:
