@@ -151,11 +151,11 @@ def _table(rules: RuleSet) -> CardSection:
     else:
         decks = f"one deck per player and {_count(rules.decks_extra, 'more')}".replace("mores", "more")
     jokers = f"{rules.jokers_per_deck} jokers each" if rules.jokers_per_deck else "no jokers"
-    lines.append(f"Cards: {decks}, with {jokers}. 2s and jokers are wild; 3s are neither.")
+    lines.append(f"Cards: {decks}, with {jokers}. 2s and jokers are wild.")
     return CardSection("The table", tuple(lines))
 
 
-def _hand_and_foot(rules: RuleSet, who: _Who) -> CardSection:
+def _hand_and_foot(rules: RuleSet) -> CardSection:
     lines = [
         f"Each player is dealt two piles: the Hand ({rules.hand_size} cards), played first, and the Foot "
         f"({rules.foot_size} cards), kept face down until the Hand is used up."
@@ -256,7 +256,10 @@ def _turn(rules: RuleSet, who: _Who) -> CardSection:
     if rules.empty_stock is EmptyStock.RESHUFFLE_PILE:
         lines.append("When the stock runs out, the pile but its top card is shuffled into a new stock.")
     else:
-        lines.append("When the stock runs out, the hand ends.")
+        lines.append(
+            "When the stock runs out, the hand ends"
+            + (" (unless the player to draw can take the pile)." if rules.pickup_allowed else ".")
+        )
     return CardSection("How a turn goes", tuple(lines))
 
 
@@ -440,7 +443,7 @@ def rules_card(rules: RuleSet) -> tuple[CardSection, ...]:
     who = _Who(rules)
     return (
         _table(rules),
-        _hand_and_foot(rules, who),
+        _hand_and_foot(rules),
         _turn(rules, who),
         _begin(rules, who),
         _books(rules),

@@ -358,6 +358,7 @@ table { border-collapse: collapse; width: 100%; margin: 0.5mm 0; break-inside: a
 td, th { border: 0.3pt solid #777; padding: 0.2mm 0.8mm; text-align: left; }
 @media screen { body { max-width: 60em; margin: 1em auto; font-size: 10pt; } .cols { column-count: 2; }
   .card { border-bottom: 1pt solid #000; padding-bottom: 1em; margin-bottom: 1em; } }
+@media screen and (max-width: 40em) { body { margin: 0.5em; } .cols, .card .cols { column-count: 1; } }
 """
 
 
