@@ -182,15 +182,12 @@ def test_a_server_tables_seats_by_name_at_80x24(tmux: None, tmp_path: Path) -> N
         }
         created = httpx.post(f"{base}/api/tables", json=body).json()
         links = [invite["link"] for invite in created["invites"]]
-        partner = Terminal(
-            f"handfoot-partner-{tmp_path.name}",
-            f"{PLAY} '{links[1]}' --name Bea",
-        )
-        term = Terminal(
-            f"handfoot-server-{tmp_path.name}",
-            f"{PLAY} '{links[0]}' --name Ann",
-        )
+        # Ann takes her seat first: Bea's name comes to her screen when Bea joins
+        term = Terminal(f"handfoot-server-{tmp_path.name}", f"{PLAY} '{links[0]}' --name Ann")
+        partner: Terminal | None = None
         try:
+            term.wait_for(" h hint ")
+            partner = Terminal(f"handfoot-partner-{tmp_path.name}", f"{PLAY} '{links[1]}' --name Bea")
             partner.wait_for(" h hint ")
             shown = term.wait_for("Bea · partner")
             shown = term.wait_for(" h hint ")
@@ -202,7 +199,8 @@ def test_a_server_tables_seats_by_name_at_80x24(tmux: None, tmp_path: Path) -> N
             partner.keys("q")
         finally:
             term.close()
-            partner.close()
+            if partner is not None:
+                partner.close()
 
 
 def test_the_history_names_the_cards_laid_never_the_steps() -> None:

@@ -279,6 +279,9 @@ class LiveTable(TableSource):
                     last = message.get("last")
                     if last and (not self.history or self.history[-1].get("version") != last.get("version")):
                         self.history.append(last)
+                elif kind == "table" and self.state is not None and isinstance(message.get("table"), dict):
+                    # someone joined, connected or left: the seats' names and state as they are now
+                    self.state = {**self.state, "table": message["table"]}
                 elif kind in ("refused", "hint", "error"):
                     self.answers.append(message)
             self.changed.set()
