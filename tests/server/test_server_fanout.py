@@ -33,7 +33,7 @@ from handfoot.server.cluster.bus import (
     make_fanout,
 )
 from handfoot.server.cluster.follow import catch_up, catch_up_all
-from handfoot.server.live.broadcast import broadcast_state, state_for
+from handfoot.server.live.broadcast import Broadcaster, state_for
 from handfoot.server.settings import Settings, SettingsError, load_settings
 from handfoot.server.store.storage import Storage
 from handfoot.server.tables.moves import Accepted, play
@@ -91,12 +91,12 @@ def test_two_services_on_a_bus_catch_up_with_each_others_moves(tmp_path: Path) -
 
     async def scenario() -> None:
         bus = LocalBus()
-        services = [TableService(Storage(url), snapshot_every=50) for _ in range(2)]
+        # as the app wires them: connections see each change
+        services = [TableService(Storage(url), 50, notifier=Broadcaster()) for _ in range(2)]
         fanouts = [InProcessFanout(bus) for _ in services]
         for service, fanout in zip(services, fanouts, strict=True):
             await fanout.start(*handlers(service))
             service.announcers.append(fanout.publish)
-            service.watchers.append(broadcast_state)  # as the app wires it: connections see each change
         a, b = services
         live_a, tokens = create_table(a, "kitchen-table", {}, 2, [("invite", None), ("invite", None)])
         live_b = await b.get(live_a.id)

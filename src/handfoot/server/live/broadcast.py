@@ -1,6 +1,10 @@
 """Sending to a table's connections in this process: each seat its own state, spectators the public one,
 and the ``table`` notices of who arrived or left.
 
+``Broadcaster`` is the table service's notifier (``tables.ports.Notifier``): every change to a table
+reaches its connections through its ``tell``, which decides what each is sent. The only other sends
+are the replies to the one connection that asked (``send``, from ``live.socket`` and ``live.hints``).
+
 The broadcast functions are called with the table's lock held, so messages leave in version order.
 A connection that cannot be written to is dropped (its handler sees the disconnect and cleans up).
 """
@@ -11,6 +15,7 @@ import asyncio
 import logging
 from typing import Any
 
+from handfoot.server.tables.ports import Change
 from handfoot.server.tables.table import Connection, LiveTable
 from handfoot.server.wire.jsonout import Encoded, encoded
 from handfoot.server.wire.protocol import state_message, table_message
@@ -77,3 +82,17 @@ async def _send_notice(live: LiveTable) -> None:
         live.notice_pending = False
         live.notice_at = asyncio.get_running_loop().time()
         broadcast_table(live)
+
+
+class Broadcaster:
+    """The notifier of a table service serving live connections: what each connection is told of a
+    change (``tables.ports.Notifier``)."""
+
+    def tell(self, live: LiveTable, change: Change) -> None:
+        """Queue each of ``live``'s connections what ``change`` means for it: for ``STATE`` its seat's
+        new state (call with the table's lock held, so states leave in version order), for ``SUMMARY``
+        the table's public summary soon (``notice_table``). Returns at once; needs a running loop."""
+        if change is Change.STATE:
+            broadcast_state(live)
+        else:
+            notice_table(live)

@@ -18,14 +18,15 @@ from starlette.websockets import WebSocket, WebSocketDisconnect
 from handfoot.server.bots.runner import BotRunner, bot_table_refusal
 from handfoot.server.cluster.follow import catch_up
 from handfoot.server.limits import RATE_LIMITED, Limiters, guesses_message
-from handfoot.server.live.broadcast import broadcast_state, notice_table, send, state_for
+from handfoot.server.live.broadcast import send, state_for
 from handfoot.server.live.hints import answer_hint
 from handfoot.server.live.origin import expected_origins, origin_allowed
 from handfoot.server.live.outbox import SEND_TIMEOUT, Outbox
 from handfoot.server.settings import Settings
 from handfoot.server.store.storage import StorageError
-from handfoot.server.tables.host import HostError, apply_host_action
+from handfoot.server.tables.host import HostError, apply_host_action, change_of
 from handfoot.server.tables.moves import WAITING_RULE, Refused, play
+from handfoot.server.tables.ports import Change
 from handfoot.server.tables.seat_bots import bot_names
 from handfoot.server.tables.service import TableService
 from handfoot.server.tables.table import (
@@ -248,7 +249,7 @@ async def _serve(websocket: WebSocket, table_id: str, server: Server, client: st
             )
             send(live, conn, welcome)
             send(live, conn, state_for(live, seat))
-            notice_table(live)
+            service.tell(live, Change.SUMMARY)
         runner.seen(live, client)  # a table put away plays again
         site = str(websocket.base_url).replace("ws", "http", 1).rstrip("/")
         peer = Peer(conn, hello.token, client, limits, settings, site, runner)
@@ -273,8 +274,8 @@ async def _serve(websocket: WebSocket, table_id: str, server: Server, client: st
                 live.connections.remove(conn)
             if seat is not None and seat not in live.connected_seats():
                 live.left_at[seat] = time.monotonic()
-                _tell_when_away(live, seat)
-            notice_table(live)
+                _tell_when_away(service, live, seat)
+            service.tell(live, Change.SUMMARY)
         await outbox.finish(writer)
 
 
@@ -332,7 +333,7 @@ async def _answer(raw: str | bytes, service: TableService, live: LiveTable, peer
     elif isinstance(message, Ready):
         if conn.seat is not None:
             live.note_ready(conn.seat, message.hand)
-            notice_table(live)  # the others' score dialogs say who still reads it
+            service.tell(live, Change.SUMMARY)  # the others' score dialogs say who still reads it
             service.notify(live)
     elif isinstance(message, MoveMessage):
         waiting = live.waiting_refusal() if conn.seat is not None else None
@@ -344,14 +345,14 @@ async def _answer(raw: str | bytes, service: TableService, live: LiveTable, peer
             send(live, conn, refused_message(outcome.rule, outcome.message, outcome.version, outcome.move))
 
 
-def _tell_when_away(live: LiveTable, seat: int) -> None:
+def _tell_when_away(service: TableService, live: LiveTable, seat: int) -> None:
     """Send everyone the table's summary once ``seat`` has been gone for ``away_after`` seconds (so every
     screen shows the seat as away), unless its player is back by then."""
     left = live.left_at.get(seat)
 
     def fire() -> None:
         if live.left_at.get(seat) == left and live.is_away(seat):
-            notice_table(live)
+            service.tell(live, Change.SUMMARY)
 
     asyncio.get_running_loop().call_later(live.away_after + 0.05, fire)
 
@@ -398,9 +399,5 @@ async def _host(
                 if outbox is not None:
                     text = REVOKED
                     outbox.close_with(error_message("revoked", text), "its invitation was replaced")
-            notice_table(live)
-        elif action.action in ("end", "bot", "person", "start"):
-            broadcast_state(live)
-        else:
-            notice_table(live)
+        service.tell(live, change_of(action))
     service.notify(live)

@@ -17,7 +17,7 @@ from handfoot.server.cluster.bus import make_fanout
 from handfoot.server.cluster.follow import catch_up_all, check_stale, heard
 from handfoot.server.cluster.leases import make_leases
 from handfoot.server.limits import Limiters
-from handfoot.server.live.broadcast import broadcast_state
+from handfoot.server.live.broadcast import Broadcaster
 from handfoot.server.settings import Settings
 from handfoot.server.store.storage import Storage
 from handfoot.server.tables.game_length import GameLength
@@ -61,12 +61,11 @@ def lifespan_for(
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
         settings.prepare()
         storage = Storage(settings.db_url)
-        service = TableService(storage, settings.snapshot_every, settings.away_seconds)
+        service = TableService(storage, settings.snapshot_every, settings.away_seconds, Broadcaster())
         fanout = make_fanout(settings.redis_url)
         runner = BotRunner(service, settings.bot_delay, make_leases(settings.redis_url, fanout.origin))
         runner.attach()
         service.unloaders.append(runner.forget)
-        service.watchers.append(broadcast_state)
         GameLength(service).attach()
         log.info("tables are loaded from %s when first asked for", settings.db_url)
         await fanout.start(

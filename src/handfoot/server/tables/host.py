@@ -27,6 +27,7 @@ import secrets
 
 from handfoot.server.settings import MAX_READ_SECONDS
 from handfoot.server.store.storage import token_hash
+from handfoot.server.tables.ports import Change
 from handfoot.server.tables.seat_bots import bot_names, default_bot
 from handfoot.server.tables.service import TableService
 from handfoot.server.tables.table import ENDED_BY_HOST, HUMAN, LiveTable
@@ -50,11 +51,18 @@ def _who(live: LiveTable, seat: int) -> str:
     return live.seats[seat].name or f"seat {seat + 1}"
 
 
+def change_of(action: HostAction) -> Change:
+    """What a host's action, once done, means for the table's connections: a new state when who plays a
+    seat or whether the game goes on changed (``end``, ``bot``, ``person``, ``start``), else the table's
+    summary (a name, the pace, an invitation: the new link itself goes to the host alone)."""
+    return Change.STATE if action.action in ("end", "bot", "person", "start") else Change.SUMMARY
+
+
 async def apply_host_action(service: TableService, live: LiveTable, action: HostAction) -> str | None:
     """Do what the host asked at ``live`` (call with the table's lock held); raises HostError, changing
     nothing, when it cannot be done, and StorageError when the change could not be stored (nothing
     changed). Returns the seat's new token for ``invite`` (else None). The caller tells the connections
-    and pokes the bots."""
+    (``change_of``) and pokes the bots."""
     if action.action == "invite":
         return await _new_invitation(service, live, action)
     if live.over:

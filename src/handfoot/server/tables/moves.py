@@ -2,9 +2,9 @@
 
 seat token -> table broken or stale? -> game over? -> stand-in? -> this seat's turn? -> stale version? ->
 notation -> judge and apply on a copy -> snapshot and encode -> store -> commit to memory -> tell the
-service's watchers (the live side queues each seat its own view), announcers (the bus queues the news
-for other processes) and listeners (bots). Telling them never waits: the only waits on the way are for
-the table's lock and for the database.
+table's connections through the service's notifier (the live side queues each seat its own view), its
+announcers (the bus queues the news for other processes) and listeners (bots). Telling them never
+waits: the only waits on the way are for the table's lock and for the database.
 
 The move itself is read, judged (once, by the engine) and played on a copy of the table's game by
 ``tables.step.move_game``, the one way a table's game moves on every path (catching up, rebuilding,
@@ -12,7 +12,7 @@ history and replays use it too), and made the table's by ``tables.step.advance``
 
 ``check_and_play`` plays the move on a copy of the table's game; ``play`` stores it from the storage's
 writer threads under the table's lock, and only once it is stored makes the copy the table's game and
-tells the watchers. A refusal changes nothing and is returned to the caller, who sends it to the sender
+tells the connections. A refusal changes nothing and is returned to the caller, who sends it to the sender
 only.
 
 So memory never runs ahead of storage: any failure between playing and storing (encoding the snapshot,
@@ -220,10 +220,10 @@ async def store_async(service: TableService, live: LiveTable, played: Played) ->
 async def play(
     service: TableService, live: LiveTable, token: str | None, version: int, text: str
 ) -> Accepted | Refused:
-    """Check, play, store and commit one move under the table's lock; on success tell the service's
-    watchers (every connection is sent its new state), then the other processes (fan-out) and the
-    service's listeners (bots). A stale table is read from storage first (the watchers are told if that
-    changed it). A move that lost a race to another process tells the watchers of the reloaded state.
+    """Check, play, store and commit one move under the table's lock; on success tell the table's
+    connections (``TableService.show``: each is sent its new state), then the other processes (fan-out)
+    and the service's listeners (bots). A stale table is read from storage first (the connections are
+    told if that changed it). A move that lost a race to another process tells them the reloaded state.
     Returns the outcome for the caller to report to the sender."""
     async with live.lock:
         if live.stale:

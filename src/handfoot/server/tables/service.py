@@ -24,7 +24,6 @@ from handfoot.rules import PRESET_NAMES, RuleError, load_rules
 from handfoot.server.settings import DEFAULT_AWAY_SECONDS
 from handfoot.server.store.storage import (
     SeatRow,
-    Storage,
     StorageError,
     StoredTable,
     TableRow,
@@ -33,6 +32,7 @@ from handfoot.server.store.storage import (
     token_hash,
 )
 from handfoot.server.tables.history import replay_history
+from handfoot.server.tables.ports import Change, Notifier, Silent, TableStorage
 from handfoot.server.tables.rebuild import rebuild
 from handfoot.server.tables.table import (
     BOT,
@@ -73,27 +73,30 @@ def _fresh_token() -> str:
 class TableService:
     """Every table of this server: creating, joining and finding them, and loading them from storage.
 
+    It is handed its tools at start-up: ``storage`` (where tables are stored) and ``notifier`` (the
+    one way a table's connections are told of a change, ``tell``; by default nobody is told).
     ``listeners`` are called with a table after each accepted move and when a table is created or
     loaded (the bot runner listens, to move for bots whose turn it is). ``announcers`` are called with
     a table's id and new version after each move this process stores (the fan-out to other processes
-    queues it). ``watchers`` are called, with the table's lock held, after the table changed in a way
-    each of its connections must be shown (a move stored or caught up, the table read from storage
-    again, a host's action): the live side queues every connection its state. The domain knows them
-    only as plain callables and never waits for them: none of them sends anything itself, they queue
-    what their own tasks send.
+    queues it). The domain knows them only as plain callables and never waits for them: none of them
+    sends anything itself, they queue what their own tasks send.
     """
 
     def __init__(
-        self, storage: Storage, snapshot_every: int, away_after: float = DEFAULT_AWAY_SECONDS
+        self,
+        storage: TableStorage,
+        snapshot_every: int,
+        away_after: float = DEFAULT_AWAY_SECONDS,
+        notifier: Notifier | None = None,
     ) -> None:
         self.storage = storage
         self.snapshot_every = snapshot_every
         self.away_after = away_after
+        self.notifier: Notifier = Silent() if notifier is None else notifier
         self.tables: dict[str, LiveTable] = {}
         self.listeners: list[Callable[[LiveTable], None]] = []
         self.announcers: list[Callable[[str, int], None]] = []
         self.unloaders: list[Callable[[str], None]] = []
-        self.watchers: list[Callable[[LiveTable], None]] = []
         self.recovering: dict[str, asyncio.Task[None]] = {}
         self.unreadable: OrderedDict[str, str] = OrderedDict()
 
@@ -103,10 +106,15 @@ class TableService:
         for listener in self.listeners:
             listener(live)
 
+    def tell(self, live: LiveTable, change: Change) -> None:
+        """Tell ``live``'s connections of a change already made (and stored): the one way anything about
+        a table reaches its connections, but the replies to the one that asked. Returns at once."""
+        self.notifier.tell(live, change)
+
     def show(self, live: LiveTable) -> None:
-        """Tell every watcher that ``live`` changed (call with its lock held; returns at once)."""
-        for watcher in self.watchers:
-            watcher(live)
+        """Send each of ``live``'s connections its new state (call with its lock held, so states leave
+        in version order; returns at once)."""
+        self.tell(live, Change.STATE)
 
     def announce(self, live: LiveTable) -> None:
         """Tell every announcer that ``live`` reached its current version (returns at once)."""
@@ -285,7 +293,7 @@ class TableService:
             self.recovering[live.id] = task
 
     async def _recover(self, live: LiveTable) -> None:
-        """Read a stale table from storage again, until it is done (then tell the ``watchers`` and the
+        """Read a stale table from storage again, until it is done (then tell its connections and the
         listeners) or the table is no longer held."""
         try:
             for attempt in itertools.count():

@@ -135,7 +135,7 @@ class LiveTable:
     lock: asyncio.Lock = field(default_factory=asyncio.Lock)
     earlier: tuple[str, ...] = ()  # stored moves before the snapshot the game was rebuilt from
     touched: float = field(default_factory=time.monotonic)  # last move, arrival or departure
-    notice_pending: bool = False  # a ``table`` notice is scheduled (fanout.notice_table)
+    notice_pending: bool = False  # a ``table`` notice is scheduled (live.broadcast.notice_table)
     notice_at: float = -1e9  # when the last one was sent (event-loop time)
     public: bool = True
     watch_hash: str | None = None

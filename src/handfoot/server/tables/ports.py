@@ -1,0 +1,92 @@
+"""What the table domain needs from the world, as two small interfaces: where tables are stored
+(``TableStorage``) and who tells a table's connections of a change (``Notifier``).
+
+The domain depends on these alone; start-up (``process.lifespan``) hands the service the real ones
+(``store.storage.Storage`` and ``live.broadcast.Broadcaster``) and tests may hand it fakes.
+"""
+
+from __future__ import annotations
+
+import enum
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Any, ParamSpec, Protocol, TypeVar
+
+if TYPE_CHECKING:
+    from handfoot.server.store.storage import SeatRow, StoredTable, TableRow
+    from handfoot.server.tables.table import LiveTable
+
+P = ParamSpec("P")
+R = TypeVar("R")
+
+
+class Change(enum.Enum):
+    """What a change to a table means for its connections."""
+
+    STATE = "state"  # each connection its seat's new state (a move, a reload, who plays, the game ended)
+    SUMMARY = "summary"  # each connection the table's public summary, soon (who came, left, is ready...)
+
+
+class Notifier(Protocol):
+    """Tells a table's connections of a change (the one way anything reaches them but a reply to the
+    connection that asked). Called with the table's lock held or not; returns at once, never waits."""
+
+    def tell(self, live: LiveTable, change: Change) -> None:
+        """Queue each of ``live``'s connections what ``change`` means for it."""
+
+
+class Silent:
+    """A notifier that tells nobody (a service with no connections: tools, tests)."""
+
+    def tell(self, live: LiveTable, change: Change) -> None:
+        """Tell nobody."""
+
+
+class TableStorage(Protocol):
+    """Where tables are stored: one method per change, each one transaction, run through ``run`` (off
+    the event loop). Failures raise ``StorageError`` (``MoveConflict`` for a move already stored,
+    ``StorageUnavailable`` when the database does not answer)."""
+
+    async def run(self, method: Callable[P, R], *args: P.args, **kwargs: P.kwargs) -> R:
+        """Await ``method(*args, **kwargs)``, one of this storage's methods."""
+        ...
+
+    def create_table(self, row: TableRow, seats: list[SeatRow]) -> None:
+        """Store a new table and its seats."""
+
+    def append_move(
+        self,
+        table_id: str,
+        seq: int,
+        seat: int,
+        move: str,
+        *,
+        finished: bool = False,
+        snapshot: dict[str, Any] | None = None,
+    ) -> None:
+        """Store move number ``seq`` (0-based), with a snapshot after it if given."""
+
+    def load(self, table_id: str) -> StoredTable | None:
+        """A stored table with its seats, latest snapshot and moves, or None."""
+
+    def versions(self, table_ids: list[str]) -> dict[str, int]:
+        """The stored version (number of moves) of each table."""
+        ...
+
+    def moves_since(self, table_id: str, start: int) -> list[tuple[int, int, str]]:
+        """The stored moves ``(seq, seat, move)`` of a table from ``start`` on."""
+        ...
+
+    def set_name(self, table_id: str, seat: int, name: str) -> None:
+        """Store a seat's display name."""
+
+    def set_stand_in(self, table_id: str, seat: int, bot: str | None) -> None:
+        """Store the bot standing in for a seat (None: its person plays it)."""
+
+    def set_token(self, table_id: str, seat: int, digest: str) -> None:
+        """Store the hash of a seat's new invitation token."""
+
+    def set_ended(self, table_id: str, ended: str) -> None:
+        """Store who or what ended the game."""
+
+    def set_read_seconds(self, table_id: str, seconds: int) -> None:
+        """Store how long the table waits, after a hand, for people reading its score."""
