@@ -1,7 +1,7 @@
 """``tables.ports``: the table service runs on whatever storage and notifier it is handed. With an
 in-memory storage and a notifier that only records, a move is told to the connections once, as a new
-state, and only after it was stored; a write the storage refuses changes nothing in memory and tells
-nobody."""
+state, and only after it was stored; a join is told as a summary; a write the storage refuses changes
+nothing in memory and tells nobody."""
 
 from __future__ import annotations
 
@@ -133,12 +133,14 @@ def test_a_refused_write_changes_nothing_and_tells_nobody() -> None:
     asyncio.run(scenario())
 
 
-def test_a_join_the_storage_refuses_keeps_the_old_name() -> None:
+def test_a_join_is_told_as_a_summary_once_stored_and_a_refused_one_is_not() -> None:
     async def scenario() -> None:
         service, storage, recorder = _service()
         live, _tokens = await _open(service)
         await service.join(live, 1, "Ada")
         assert storage.names == {(live.id, 1): "Ada"} and live.seats[1].name == "Ada"
+        assert recorder.told == [(live.id, Change.SUMMARY, 0)]
+        recorder.told.clear()
         storage.down = True
         try:
             await service.join(live, 1, "Bea")

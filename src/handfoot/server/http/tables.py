@@ -16,7 +16,6 @@ from handfoot.server.http.errors import REFUSALS
 from handfoot.server.http.listing import DEFAULT_PAGE, MAX_CURSOR_CHARS, MAX_PAGE, json_answer, page_headers
 from handfoot.server.http.lobby import CreateTable, JoinTable
 from handfoot.server.limits import RATE_LIMITED
-from handfoot.server.tables.ports import Change
 from handfoot.server.tables.table import LiveTable, LobbyError
 from handfoot.server.wire.answers import CreatedAnswer, JoinedAnswer, RecordJson, TableListingJson
 from handfoot.server.wire.jsonout import SafeJSONResponse, json_text
@@ -132,7 +131,6 @@ async def join(
         raise ApiError(403, "bad_token", "this seat token does not belong to this table")
     async with live.lock:
         await service.join(live, seat, body.name)
-        service.tell(live, Change.SUMMARY)
     service.notify(live)  # the first hand may have waited for this player
     answer: JoinedAnswer = {"seat": seat, "name": body.name, "table": table_json(live)}
     return SafeJSONResponse(answer)

@@ -24,7 +24,7 @@ from handfoot.server.live.origin import expected_origins, origin_allowed
 from handfoot.server.live.outbox import SEND_TIMEOUT, Outbox
 from handfoot.server.settings import Settings
 from handfoot.server.store.storage import StorageError
-from handfoot.server.tables.host import HostError, apply_host_action, change_of
+from handfoot.server.tables.host import HostError, apply_host_action
 from handfoot.server.tables.moves import WAITING_RULE, Refused, play
 from handfoot.server.tables.ports import Change
 from handfoot.server.tables.seat_bots import bot_names
@@ -332,9 +332,7 @@ async def _answer(raw: str | bytes, service: TableService, live: LiveTable, peer
         await _host(service, live, conn, message, peer)
     elif isinstance(message, Ready):
         if conn.seat is not None:
-            live.note_ready(conn.seat, message.hand)
-            service.tell(live, Change.SUMMARY)  # the others' score dialogs say who still reads it
-            service.notify(live)
+            service.ready(live, conn.seat, message.hand)
     elif isinstance(message, MoveMessage):
         waiting = live.waiting_refusal() if conn.seat is not None else None
         if waiting is not None:
@@ -399,5 +397,4 @@ async def _host(
                 if outbox is not None:
                     text = REVOKED
                     outbox.close_with(error_message("revoked", text), "its invitation was replaced")
-        service.tell(live, change_of(action))
     service.notify(live)

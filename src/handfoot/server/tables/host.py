@@ -59,10 +59,18 @@ def change_of(action: HostAction) -> Change:
 
 
 async def apply_host_action(service: TableService, live: LiveTable, action: HostAction) -> str | None:
-    """Do what the host asked at ``live`` (call with the table's lock held); raises HostError, changing
-    nothing, when it cannot be done, and StorageError when the change could not be stored (nothing
-    changed). Returns the seat's new token for ``invite`` (else None). The caller tells the connections
-    (``change_of``) and pokes the bots."""
+    """Do what the host asked at ``live`` (call with the table's lock held) and, once it is stored and
+    made, tell the table's connections (``change_of``); raises HostError, changing nothing and telling
+    nobody, when it cannot be done, and StorageError when the change could not be stored (nothing
+    changed). Returns the seat's new token for ``invite`` (else None), which the caller gives the host
+    alone. The caller pokes the bots."""
+    token = await _apply(service, live, action)
+    service.tell(live, change_of(action))
+    return token
+
+
+async def _apply(service: TableService, live: LiveTable, action: HostAction) -> str | None:
+    """Do what the host asked, as ``apply_host_action`` says, without telling anyone."""
     if action.action == "invite":
         return await _new_invitation(service, live, action)
     if live.over:

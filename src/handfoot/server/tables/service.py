@@ -416,9 +416,19 @@ class TableService:
             raise
 
     async def join(self, live: LiveTable, seat: int, name: str) -> None:
-        """Give a human seat its display name (joining again just renames it). Raises LobbyError for a
-        bot's seat, StorageError when the name could not be stored (nothing changed)."""
+        """Give a human seat its display name (joining again just renames it; call with the table's lock
+        held) and, once stored, tell the table's connections its new summary. Raises LobbyError for a
+        bot's seat, StorageError when the name could not be stored (nothing changed, nobody told)."""
         if live.seats[seat].kind != HUMAN:
             raise LobbyError(f"seat {seat} is played by a bot")
         await self.write(live, self.storage.set_name, seat, name)
         live.seats[seat].name = name
+        self.tell(live, Change.SUMMARY)
+
+    def ready(self, live: LiveTable, seat: int, hand: int) -> None:
+        """The person at ``seat`` has read the score of finished hand ``hand`` (0-based): note it (kept
+        in memory only), tell the table's connections (their score dialogs say who still reads it) and
+        the listeners (the next hand may have waited for it)."""
+        live.note_ready(seat, hand)
+        self.tell(live, Change.SUMMARY)
+        self.notify(live)
