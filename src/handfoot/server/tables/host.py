@@ -27,18 +27,17 @@ import secrets
 
 from handfoot.server.settings import MAX_READ_SECONDS
 from handfoot.server.store.storage import token_hash
-from handfoot.server.tables.ports import Change
+from handfoot.server.tables.ports import Change, HostRequest
 from handfoot.server.tables.seat_bots import bot_names, default_bot
 from handfoot.server.tables.service import TableService
 from handfoot.server.tables.table import ENDED_BY_HOST, HUMAN, LiveTable
-from handfoot.server.wire.protocol import HostAction
 
 
 class HostError(ValueError):
     """A host request that cannot be done; the message says why and what is allowed."""
 
 
-def _seat(live: LiveTable, action: HostAction) -> int:
+def _seat(live: LiveTable, action: HostRequest) -> int:
     """The seat an action names (raises HostError when none or not one of this table's)."""
     if action.seat is None:
         raise HostError(f"{action.action}: name a seat (0 to {live.players - 1})")
@@ -51,14 +50,14 @@ def _who(live: LiveTable, seat: int) -> str:
     return live.seats[seat].name or f"seat {seat + 1}"
 
 
-def change_of(action: HostAction) -> Change:
+def change_of(action: HostRequest) -> Change:
     """What a host's action, once done, means for the table's connections: a new state when who plays a
     seat or whether the game goes on changed (``end``, ``bot``, ``person``, ``start``), else the table's
     summary (a name, the pace, an invitation: the new link itself goes to the host alone)."""
     return Change.STATE if action.action in ("end", "bot", "person", "start") else Change.SUMMARY
 
 
-async def apply_host_action(service: TableService, live: LiveTable, action: HostAction) -> str | None:
+async def apply_host_action(service: TableService, live: LiveTable, action: HostRequest) -> str | None:
     """Do what the host asked at ``live`` (call with the table's lock held) and, once it is stored and
     made, tell the table's connections (``change_of``); raises HostError, changing nothing and telling
     nobody, when it cannot be done, and StorageError when the change could not be stored (nothing
@@ -69,7 +68,7 @@ async def apply_host_action(service: TableService, live: LiveTable, action: Host
     return token
 
 
-async def _apply(service: TableService, live: LiveTable, action: HostAction) -> str | None:
+async def _apply(service: TableService, live: LiveTable, action: HostRequest) -> str | None:
     """Do what the host asked, as ``apply_host_action`` says, without telling anyone."""
     if action.action == "invite":
         return await _new_invitation(service, live, action)
@@ -138,7 +137,7 @@ async def _start(service: TableService, live: LiveTable, bot: str | None) -> Non
         live.bot_tokens[seat] = secrets.token_urlsafe(24)
 
 
-async def _new_invitation(service: TableService, live: LiveTable, action: HostAction) -> str:
+async def _new_invitation(service: TableService, live: LiveTable, action: HostRequest) -> str:
     """Give a person's seat a new token (stored as its hash), voiding the old one; returns the token.
     Raises StorageError, changing nothing, when the new token could not be stored."""
     seat = _seat(live, action)

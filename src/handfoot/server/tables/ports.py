@@ -1,5 +1,6 @@
 """What the table domain needs from the world, as two small interfaces: where tables are stored
-(``TableStorage``) and who tells a table's connections of a change (``Notifier``).
+(``TableStorage``) and who tells a table's connections of a change (``Notifier``); and what it reads of
+a host's request (``HostRequest``, which the wire's ``HostAction`` message is).
 
 The domain depends on these alone; start-up (``process.lifespan``) hands the service the real ones
 (``store.storage.Storage`` and ``live.broadcast.Broadcaster``) and tests may hand it fakes.
@@ -39,6 +40,35 @@ class Silent:
 
     def tell(self, live: LiveTable, change: Change) -> None:
         """Tell nobody."""
+
+
+class HostRequest(Protocol):
+    """A host's request as the domain reads it (``tables.host``): the action and what it names."""
+
+    @property
+    def action(self) -> str:
+        """``bot``, ``person``, ``rename``, ``end``, ``invite``, ``start`` or ``pace``."""
+        ...
+
+    @property
+    def seat(self) -> int | None:
+        """The seat the action is about, if any."""
+        ...
+
+    @property
+    def bot(self) -> str | None:
+        """The bot's name for ``bot`` and ``start`` (None: the default bot)."""
+        ...
+
+    @property
+    def name(self) -> str | None:
+        """The display name for ``rename``."""
+        ...
+
+    @property
+    def seconds(self) -> int | None:
+        """The seconds for ``pace``."""
+        ...
 
 
 class TableStorage(Protocol):
