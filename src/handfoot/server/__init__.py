@@ -3,7 +3,8 @@
 ``create_app(settings)`` (``handfoot.server.app``) builds the FastAPI application; ``handfoot serve`` runs it
 with uvicorn. The rooms, each with its job in its own ``__init__``:
 
-- ``tables``: the table domain (a table, the service that holds them, the one way a table moves);
+- ``tables``: the table domain (a table, the service that holds them, the one way a table moves, and in
+  ``tables.ports`` the storage and notifier interfaces it is handed at start-up);
 - ``store``: storage (schema, migrations, snapshots);
 - ``live``: the WebSocket side (handshake, read loop, outboxes, broadcast);
 - ``cluster``: several processes on one database (the bus, following, bot leases);
@@ -13,6 +14,7 @@ with uvicorn. The rooms, each with its job in its own ``__init__``:
 - ``wire``: the JSON the server speaks; ``settings`` and ``limits``: what it is told and what it allows.
 
 The arrows point one way: ``http`` and ``live`` use ``bots``, ``cluster`` and ``tables``; ``tables`` uses
-``store`` and ``wire`` and never imports a transport. docs/protocol.md is the contract a client is written
-against.
+``store``'s records and ``wire``'s codec and never imports a transport; it is handed the real storage and
+``live.broadcast.Broadcaster`` (the one place that decides what a table's connections are told) by
+``process.lifespan``. docs/protocol.md is the contract a client is written against.
 """
