@@ -1,7 +1,7 @@
 """``tables.ports``: the table service runs on whatever storage and notifier it is handed. With an
 in-memory storage and a notifier that only records, a move is told to the connections once, as a new
 state, and only after it was stored; a join is told as a summary; a write the storage refuses changes
-nothing in memory and tells nobody."""
+nothing in memory and tells nobody; a new invitation closes the connections made with the old link."""
 
 from __future__ import annotations
 
@@ -10,10 +10,12 @@ from collections.abc import Callable
 from typing import Any, ParamSpec, TypeVar
 
 from handfoot.server.store.storage import SeatRow, StorageUnavailable, StoredTable, TableRow
+from handfoot.server.tables.host import apply_host_action
 from handfoot.server.tables.moves import SERVER_RULE, Accepted, Refused, play
 from handfoot.server.tables.ports import Change, TableStorage
 from handfoot.server.tables.service import TableService
-from handfoot.server.tables.table import LiveTable
+from handfoot.server.tables.table import Connection, LiveTable
+from handfoot.server.wire.protocol import HostAction
 
 P = ParamSpec("P")
 R = TypeVar("R")
@@ -25,6 +27,7 @@ class MemoryStorage:
     def __init__(self) -> None:
         self.tables: dict[str, StoredTable] = {}
         self.names: dict[tuple[str, int], str] = {}
+        self.tokens: dict[tuple[str, int], str] = {}
         self.down = False
 
     async def run(self, method: Callable[P, R], *args: P.args, **kwargs: P.kwargs) -> R:
@@ -66,7 +69,7 @@ class MemoryStorage:
         raise NotImplementedError
 
     def set_token(self, table_id: str, seat: int, digest: str) -> None:
-        raise NotImplementedError
+        self.tokens[table_id, seat] = digest
 
     def set_ended(self, table_id: str, ended: str) -> None:
         raise NotImplementedError
@@ -81,10 +84,14 @@ class Recorder:
     def __init__(self, storage: MemoryStorage) -> None:
         self.storage = storage
         self.told: list[tuple[str, Change, int]] = []
+        self.revoked: list[Connection] = []
 
     def tell(self, live: LiveTable, change: Change) -> None:
         stored = self.storage.tables[live.id]
         self.told.append((live.id, change, len(stored.moves)))
+
+    def revoke(self, live: LiveTable, gone: list[Connection]) -> None:
+        self.revoked.extend(gone)
 
 
 def _service() -> tuple[TableService, MemoryStorage, Recorder]:
@@ -151,5 +158,20 @@ def test_a_join_is_told_as_a_summary_once_stored_and_a_refused_one_is_not() -> N
         finally:
             await service.stop()
         assert live.seats[1].name == "Ada" and recorder.told == []  # memory as it was
+
+    asyncio.run(scenario())
+
+
+def test_a_new_invitation_is_stored_then_closes_the_old_links_connections() -> None:
+    async def scenario() -> None:
+        service, storage, recorder = _service()
+        live, tokens = await _open(service)
+        old, other = Connection(lambda _m: None, 1), Connection(lambda _m: None, 0)
+        live.connections.extend([old, other])
+        token = await apply_host_action(service, live, HostAction(type="host", action="invite", seat=1))
+        assert token is not None and live.seat_of_token(tokens[1]) is None
+        assert storage.tokens[live.id, 1] == live.seats[1].token_hash
+        assert live.connections == [other] and recorder.revoked == [old]
+        assert recorder.told == [(live.id, Change.SUMMARY, 0)]
 
     asyncio.run(scenario())

@@ -2,8 +2,9 @@
 and the ``table`` notices of who arrived or left.
 
 ``Broadcaster`` is the table service's notifier (``tables.ports.Notifier``): every change to a table
-reaches its connections through its ``tell``, which decides what each is sent. The only other sends
-are the replies to the one connection that asked (``send``, from ``live.socket`` and ``live.hints``).
+reaches its connections through its ``tell``, which decides what each is sent, and connections whose
+link was voided are closed by its ``revoke``. The only other sends are the replies to the one
+connection that asked (``send``, from ``live.socket`` and ``live.hints``).
 
 The broadcast functions are called with the table's lock held, so messages leave in version order.
 A connection that cannot be written to is dropped (its handler sees the disconnect and cleans up).
@@ -13,14 +14,20 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import weakref
 from typing import Any
 
+from handfoot.server.live.outbox import Outbox
 from handfoot.server.tables.ports import Change
 from handfoot.server.tables.table import Connection, LiveTable
 from handfoot.server.wire.jsonout import Encoded, encoded
-from handfoot.server.wire.protocol import state_message, table_message
+from handfoot.server.wire.protocol import error_message, state_message, table_message
 
 log = logging.getLogger("handfoot.server")
+
+REVOKED = "the host gave this seat a new invitation: the link this page was opened with opens nothing now"
+# Each open connection's outbox (``live.socket`` enters it), so a connection can be closed from here.
+OUTBOXES: weakref.WeakKeyDictionary[Connection, Outbox] = weakref.WeakKeyDictionary()
 
 
 def state_for(live: LiveTable, seat: int | None, info: dict[str, Any] | None = None) -> dict[str, Any]:
@@ -96,3 +103,11 @@ class Broadcaster:
             broadcast_state(live)
         else:
             notice_table(live)
+
+    def revoke(self, live: LiveTable, gone: list[Connection]) -> None:
+        """Close each of ``gone`` (removed from ``live``: its invitation was replaced) after a
+        ``revoked`` error saying why."""
+        for old in gone:
+            outbox = OUTBOXES.get(old)
+            if outbox is not None:
+                outbox.close_with(error_message("revoked", REVOKED), "its invitation was replaced")

@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import asyncio
 import time
-import weakref
 from contextlib import suppress
 from dataclasses import dataclass
 
@@ -18,7 +17,7 @@ from starlette.websockets import WebSocket, WebSocketDisconnect
 from handfoot.server.bots.runner import BotRunner, bot_table_refusal
 from handfoot.server.cluster.follow import catch_up
 from handfoot.server.limits import RATE_LIMITED, Limiters, guesses_message
-from handfoot.server.live.broadcast import send, state_for
+from handfoot.server.live.broadcast import OUTBOXES, send, state_for
 from handfoot.server.live.hints import answer_hint
 from handfoot.server.live.origin import expected_origins, origin_allowed
 from handfoot.server.live.outbox import SEND_TIMEOUT, Outbox
@@ -67,10 +66,6 @@ CLOSE_NO_TABLE = 4404  # no such table, or a private one opened without one of i
 CLOSE_UNREADABLE = 4409  # a stored table that cannot be opened
 CLOSE_TOO_MANY = 4429  # over a per-address limit (sockets, or wrong keys tried)
 CLOSE_UNAVAILABLE = 4503  # the database did not answer
-
-REVOKED = "the host gave this seat a new invitation: the link this page was opened with opens nothing now"
-# Each open connection's outbox, so a connection can be closed from elsewhere (a revoked invitation).
-OUTBOXES: weakref.WeakKeyDictionary[Connection, Outbox] = weakref.WeakKeyDictionary()
 
 
 async def _close_with(websocket: WebSocket, code: int, error: str, message: str) -> None:
@@ -391,10 +386,4 @@ async def _host(
         if token is not None and action.seat is not None:
             link = f"{peer.settings.site_url(peer.site)}/play/{live.id}#seat={token}"
             send(live, conn, invite_message(action.seat, token, link))
-            for old in [c for c in live.connections if c.seat == action.seat]:
-                live.connections.remove(old)
-                outbox = OUTBOXES.get(old)
-                if outbox is not None:
-                    text = REVOKED
-                    outbox.close_with(error_message("revoked", text), "its invitation was replaced")
     service.notify(live)

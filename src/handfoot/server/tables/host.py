@@ -9,7 +9,7 @@ The host is whoever holds the table's host key (the creator's link). The host ma
 - end the game (``end``): no more moves are taken, and the side ahead on the totals of the finished
   hands wins (none on a tie or before a hand ended);
 - give a person's seat a new invitation link (``invite``): the old link opens nothing any more (a
-  connection made with it is closed), and the new one is sent to the host alone;
+  connection made with it is closed, ``TableService.revoke``), and the new one is sent to the host alone;
 - start the first hand without the invited people who are not here yet (``start``): a bot plays each
   of their seats until the host hands it back, as with ``bot`` (the first hand waits for them else:
   ``LiveTable.waiting_for``);
@@ -138,8 +138,9 @@ async def _start(service: TableService, live: LiveTable, bot: str | None) -> Non
 
 
 async def _new_invitation(service: TableService, live: LiveTable, action: HostRequest) -> str:
-    """Give a person's seat a new token (stored as its hash), voiding the old one; returns the token.
-    Raises StorageError, changing nothing, when the new token could not be stored."""
+    """Give a person's seat a new token (stored as its hash), voiding the old one and closing the
+    connections made with it; returns the token. Raises StorageError, changing nothing, when the new
+    token could not be stored."""
     seat = _seat(live, action)
     if live.seats[seat].kind != HUMAN:
         raise HostError(f"seat {seat + 1} is a bot's own seat: it has no invitation")
@@ -147,4 +148,8 @@ async def _new_invitation(service: TableService, live: LiveTable, action: HostRe
     digest = token_hash(token)
     await service.write(live, service.storage.set_token, seat, digest)
     live.seats[seat].token_hash = digest
+    gone = [c for c in live.connections if c.seat == seat]
+    for old in gone:
+        live.connections.remove(old)
+    service.revoke(live, gone)
     return token

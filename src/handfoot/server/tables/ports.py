@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING, Any, ParamSpec, Protocol, TypeVar
 
 if TYPE_CHECKING:
     from handfoot.server.store.storage import SeatRow, StoredTable, TableRow
-    from handfoot.server.tables.table import LiveTable
+    from handfoot.server.tables.table import Connection, LiveTable
 
 P = ParamSpec("P")
 R = TypeVar("R")
@@ -34,12 +34,19 @@ class Notifier(Protocol):
     def tell(self, live: LiveTable, change: Change) -> None:
         """Queue each of ``live``'s connections what ``change`` means for it."""
 
+    def revoke(self, live: LiveTable, gone: list[Connection]) -> None:
+        """Close connections that are no longer ``live``'s (the link they were opened with opens nothing
+        now), telling each why."""
+
 
 class Silent:
     """A notifier that tells nobody (a service with no connections: tools, tests)."""
 
     def tell(self, live: LiveTable, change: Change) -> None:
         """Tell nobody."""
+
+    def revoke(self, live: LiveTable, gone: list[Connection]) -> None:
+        """Close nothing."""
 
 
 class HostRequest(Protocol):

@@ -38,6 +38,7 @@ from handfoot.server.tables.table import (
     BOT,
     HAND_READ_SECONDS,
     HUMAN,
+    Connection,
     History,
     LiveTable,
     LobbyError,
@@ -110,6 +111,10 @@ class TableService:
         """Tell ``live``'s connections of a change already made (and stored): the one way anything about
         a table reaches its connections, but the replies to the one that asked. Returns at once."""
         self.notifier.tell(live, change)
+
+    def revoke(self, live: LiveTable, gone: list[Connection]) -> None:
+        """Close connections just removed from ``live`` (their link was voided), telling each why."""
+        self.notifier.revoke(live, gone)
 
     def show(self, live: LiveTable) -> None:
         """Send each of ``live``'s connections its new state (call with its lock held, so states leave
