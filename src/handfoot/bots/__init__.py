@@ -2,6 +2,7 @@
 package registers every built-in bot by name (see ``registry``)."""
 
 from handfoot.bots import levels as _levels  # noqa: F401  (registers easy, medium, hard)
+from handfoot.bots import planner as _planner  # noqa: F401  (registers planner)
 from handfoot.bots.base import Bot, legal_for
 from handfoot.bots.heuristic import HeuristicBot
 from handfoot.bots.ismcts import Budget, IsmctsBot
