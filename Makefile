@@ -64,6 +64,7 @@ test: lint typecheck services chromium hosting terminal web-check
 	$(BIN)/python benchmarks/bench_engine.py --quick
 	$(BIN)/python benchmarks/bench_rl.py --quick
 	$(BIN)/python benchmarks/bench_protocol.py --quick
+	$(BIN)/python benchmarks/bench_bots.py planner --quick
 	$(BIN)/pytest -n 2
 	$(MAKE) test-compiled
 

@@ -142,29 +142,29 @@ def test_the_chosen_plan_is_played_as_its_steps_without_searching_again() -> Non
 
 
 def test_a_step_the_runner_did_not_play_drops_the_plan() -> None:
-    game = Game(preset("kitchen-table"), 4, 2)
-    bot, heuristic, rng = small_planner(), HeuristicBot(), random.Random(0)
-    while not game.results:  # find a decision of seat 0 whose plan has steps left
-        state = game.state
-        seat = state.to_move
-        legal = legal_for(state, game.legal_ids())
-        if seat == 0:
-            move = bot.choose_seat(game.seat_info(seat), legal, rng)
-            others = [m for m in legal if m != move and m.action is Action.DISCARD]
-            if bot.memo.steps and others:
-                game.apply(others[0])  # the runner plays something else (a discard ends the turn)
-                break
-        else:
-            move = heuristic.choose_seat(game.seat_info(seat), legal, rng)
-        game.apply(move)
-    else:
-        pytest.fail("no plan with steps left before a discard in this hand")
-    while game.state.to_move != 0 and not game.results:
-        state = game.state
-        game.apply(heuristic.choose_seat(game.seat_info(state.to_move), legal_for(state), rng))
-    legal = legal_for(game.state, game.legal_ids())
-    assert bot.choose_seat(game.seat_info(0), legal, rng) in legal
-    assert not bot.memo.steps or bot.last_plans > 0  # planned afresh, not the old plan's step
+    heuristic, rng = HeuristicBot(), random.Random(0)
+    for seed in range(20):  # find a turn where the planner has steps left and another meld is legal
+        game = Game(preset("kitchen-table"), 4, seed)
+        bot = small_planner()
+        while not game.results:
+            state = game.state
+            seat = state.to_move
+            legal = legal_for(state, game.legal_ids())
+            if seat != 0:
+                game.apply(heuristic.choose_seat(game.seat_info(seat), legal, rng))
+                continue
+            move = bot.choose_seat(game.seat_info(0), legal, rng)
+            others = [m for m in legal if m != move and m.action is Action.MELD]
+            if not (bot.memo.steps and others and state.phase is Phase.PLAY):
+                game.apply(move)
+                continue
+            game.apply(others[0])  # the runner plays another meld: the turn goes on, the cards differ
+            legal = legal_for(game.state, game.legal_ids())
+            assert game.state.to_move == 0 and len(legal) > 1
+            assert bot.choose_seat(game.seat_info(0), legal, rng) in legal
+            assert bot.last_plans > 0  # planned afresh, not the old plan's next step
+            return
+    pytest.fail("no turn with a plan's steps left and another meld legal in 20 hands")
 
 
 def test_paired_best_leaves_the_first_plan_only_for_a_clear_gain() -> None:

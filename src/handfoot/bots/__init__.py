@@ -1,5 +1,5 @@
-"""Bots: random, heuristic and ISMCTS players that see only a seat's view (see ``base``); importing this
-package registers every built-in bot by name (see ``registry``)."""
+"""Bots: random, heuristic, ISMCTS and turn-planner players that see only a seat's view (see ``base``);
+importing this package registers every built-in bot by name (see ``registry``)."""
 
 from handfoot.bots import levels as _levels  # noqa: F401  (registers easy, medium, hard)
 from handfoot.bots import planner as _planner  # noqa: F401  (registers planner)

@@ -4,8 +4,9 @@ This module sits below the bots and imports none of them: each bot module regist
 is imported, and the ``handfoot.bots`` package imports every built-in bot module, so importing this
 module (which imports its package first) is enough to find them all.
 
-Names: ``random``, ``heuristic``, ``ismcts`` (with an optional budget, ``ismcts:200`` for 200
-iterations, ``ismcts:0.5s`` for half a second), and the levels ``easy``, ``medium`` and ``hard``.
+Names: ``random``, ``heuristic``, ``ismcts`` and ``planner`` (each search with an optional budget,
+``ismcts:200`` for 200 iterations, ``planner:0.5s`` for half a second), and the levels ``easy``,
+``medium`` and ``hard``.
 """
 
 from __future__ import annotations
