@@ -10,6 +10,7 @@ import warnings
 from typing import Any
 
 import gymnasium
+import numpy as np
 import pytest
 from gymnasium.utils.env_checker import check_env
 from pettingzoo.test import (
@@ -67,9 +68,33 @@ def test_parallel_api_test() -> None:
 
 
 def test_parallel_seed_test() -> None:
-    # the toolkit sends unmasked random actions: the first illegal one ends both games alike
     parallel_seed_test(rl.parallel_env, num_cycles=300)
-    parallel_seed_test(functools.partial(rl.parallel_env, illegal="random"), num_cycles=100)
+    parallel_seed_test(functools.partial(rl.parallel_env, rules="family", players=3), num_cycles=100)
+
+
+def test_unmasked_parallel_actions_play_on_so_the_seed_test_is_not_trivial() -> None:
+    """parallel_seed_test sends unmasked random actions: with the Parallel API's default (an action the
+    mask forbids is replaced by a random legal one) they play whole turns, so the two runs it compares
+    are hundreds of moves of one game, not a game ended at its first tick."""
+    env = rl.parallel_env()
+    env.reset(seed=7)
+    replaced = 0
+    for agent in env.possible_agents:
+        env.action_space(agent).seed(7)
+    for _ in range(300):
+        mover = env.aec.agent_selection
+        _, _, terminations, truncations, infos = env.step(
+            {a: env.action_space(a).sample() for a in env.agents}
+        )
+        replaced += "illegal_action" in infos[mover]
+        assert not any(terminations.values()) and not any(truncations.values())
+    assert env.aec.moves == 300 and replaced > 250
+    penalised = rl.parallel_env(illegal="penalty")  # the turn-based environments' way, on request
+    penalised.reset(seed=7)
+    mover = penalised.aec.agent_selection
+    illegal = int(np.flatnonzero(penalised.aec.action_mask(penalised.aec._seat_of[mover]) == 0)[0])
+    _, rewards, terminations, _, _ = penalised.step({a: illegal for a in penalised.agents})
+    assert all(terminations.values()) and rewards[mover] == -1.0
 
 
 def test_state_test() -> None:
@@ -84,16 +109,19 @@ def test_performance_benchmark(capsys: pytest.CaptureFixture[str]) -> None:
     assert "turns per second" in capsys.readouterr().out
 
 
-def test_max_cycles_test() -> None:
-    # max_cycles_test sends unmasked random actions and expects the episode to last max_cycles ticks,
-    # which ending the game on an illegal action (the default, PettingZoo's classic games' way) rules
-    # out: PettingZoo runs it only on environments without illegal actions. Here illegal actions are
-    # replaced by legal ones; test_max_cycles_with_the_defaults checks the defaults with masked actions.
-    parallel = functools.partial(rl.parallel_env, rules="kitchen-table", illegal="random")
-    module = types.SimpleNamespace(
-        parallel_env=parallel, env=lambda **kwargs: parallel_to_aec(parallel(**kwargs))
-    )
-    max_cycles_test(module)
+def tick_aec(make: Any) -> Any:
+    """The AEC form, tick by tick, of the Parallel environments ``make`` builds."""
+    return lambda **kwargs: parallel_to_aec(make(**kwargs))
+
+
+def test_max_cycles_test_with_the_defaults() -> None:
+    # max_cycles_test sends unmasked random actions and counts the ticks each agent is selected, so it
+    # drives the Parallel form (every agent acts each tick) and its AEC form parallel_to_aec, each with
+    # its defaults; the turn-based env selects only the seat to move, a different count per seat
+    max_cycles_test(types.SimpleNamespace(parallel_env=rl.parallel_env, env=tick_aec(rl.parallel_env)))
+    for rules, players in (("family", 3), ("head-and-foot", 6)):
+        made = functools.partial(rl.parallel_env, rules=rules, players=players)
+        max_cycles_test(types.SimpleNamespace(parallel_env=made, env=tick_aec(made)))
 
 
 def test_max_cycles_with_the_defaults() -> None:

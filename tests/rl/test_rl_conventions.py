@@ -7,6 +7,8 @@ from __future__ import annotations
 import inspect
 import pickle
 import random
+import subprocess
+import sys
 
 import gymnasium
 import numpy as np
@@ -14,8 +16,8 @@ import pytest
 
 import handfoot.rl as rl
 from handfoot import cards as C
-from handfoot.rl import HandFootEnv, HandFootParallelEnv, SingleSeatEnv, handfoot_v0
-from handfoot.rl.aec import STATE_SIZE, side_rewards
+from handfoot.rl import BatchEnv, HandFootEnv, HandFootParallelEnv, SingleSeatEnv, handfoot_v0
+from handfoot.rl.aec import MAX_HANDS, NORMAL_SCALE, STATE_SIZE, side_rewards
 from handfoot.rl.layout import KINDS, MAX_SEATS, SIZE
 from handfoot.rules import PRESET_NAMES
 
@@ -48,14 +50,21 @@ def test_reward_kinds() -> None:
 
 def test_every_environment_has_the_same_defaults() -> None:
     defaults = []
-    for cls in (HandFootEnv, HandFootParallelEnv, SingleSeatEnv):
+    names = ("reward", "reward_at", "reward_scale", "illegal", "illegal_penalty", "max_hands")
+    for cls in (HandFootEnv, HandFootParallelEnv, SingleSeatEnv, BatchEnv):
         params = inspect.signature(cls.__init__).parameters
-        defaults.append(
-            {name: params[name].default for name in ("reward", "reward_at", "illegal", "illegal_penalty")}
-        )
-    assert defaults[0] == defaults[1] == defaults[2]
-    expected = {"reward": "zero_sum", "reward_at": "hand", "illegal": "penalty", "illegal_penalty": -1.0}
-    assert defaults[0] == expected
+        defaults.append({name: params[name].default for name in names})
+    expected = {
+        "reward": "zero_sum",
+        "reward_at": "hand",
+        "reward_scale": 1.0,
+        "illegal": "penalty",
+        "illegal_penalty": -1.0,
+        "max_hands": MAX_HANDS,
+    }
+    # the Parallel API alone replaces a forbidden action by a random legal one (docs/rl.md)
+    assert defaults[1] == {**expected, "illegal": "random"}
+    assert defaults[0] == defaults[2] == defaults[3] == expected
     for bad, message in (({"reward": "hand"}, "reward='hand'"), ({"reward_at": "turn"}, "reward_at='turn'")):
         with pytest.raises(ValueError, match=message):
             HandFootEnv(**bad)  # type: ignore[arg-type]
@@ -174,3 +183,83 @@ def test_gymnasium_ids_and_the_versioned_module() -> None:
     assert obs.shape == (SIZE,) and info["action_mask"].any()
     assert handfoot_v0.env().unwrapped.metadata["name"] == "handfoot_v0"
     assert isinstance(handfoot_v0.parallel_env(), HandFootParallelEnv)
+
+
+def test_the_versioned_module_comes_with_the_package() -> None:
+    """``handfoot.rl.handfoot_v0`` after ``import handfoot.rl`` alone, in a fresh interpreter."""
+    code = "import handfoot.rl; print(handfoot.rl.handfoot_v0.env().unwrapped.metadata['name'])"
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=False)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.strip() == "handfoot_v0"
+
+
+SINGLE_HANDS = {"extends": "kitchen-table", "game_end": "hands", "hands_per_game": 1}
+
+
+@pytest.mark.parametrize("pick", ["first", "last"])
+@pytest.mark.parametrize("rules", [*PRESET_NAMES, "single hands"])
+def test_every_episode_of_a_deterministic_policy_ends(rules: str, pick: str) -> None:
+    """The first or the last legal action, every time, with the defaults: the episode ends by the rules
+    or, for a policy that never reaches the target score (the first legal action lays nothing down and
+    loses points every hand), at the documented cap of ``MAX_HANDS`` hands, never at the move cap."""
+    env = HandFootEnv(SINGLE_HANDS if rules == "single hands" else rules)
+    env.reset(seed=3)
+    for _agent in env.agent_iter():
+        obs, _, terminated, truncated, info = env.last()
+        if terminated or truncated:
+            assert info["hands"] == len(env.game.results)
+            env.step(None)
+            continue
+        legal = np.flatnonzero(obs["action_mask"])
+        env.step(int(legal[0] if pick == "first" else legal[-1]))
+    game = env.game
+    assert env.agents == [] and env.max_moves is not None and env.moves < env.max_moves
+    if not game.finished:
+        assert len(game.results) == MAX_HANDS
+        assert all(env.truncations.values()) and not any(env.terminations.values())
+    if rules == "single hands":
+        assert game.finished and len(game.results) == 1
+
+
+def test_the_hand_cap_truncates_every_environment_alike() -> None:
+    batch = BatchEnv(2, max_hands=1)
+    batch.reset(seed=1)
+    ended: list[int] = []
+    while len(ended) < 2:
+        actions = [int(np.flatnonzero(batch.action_masks[i])[0]) for i in range(2)]
+        _, _, terminated, truncated, infos = batch.step(actions)
+        for i in range(2):
+            if terminated[i] or truncated[i]:
+                assert truncated[i] and not terminated[i] and infos[i]["hands"] == 1
+                ended.append(i)
+    single = SingleSeatEnv("kitchen-table", 2, opponents="random", max_hands=1)
+    _, info = single.reset(seed=2)
+    over = cut = False
+    while not (over or cut):
+        _, _, over, cut, info = single.step(int(np.flatnonzero(info["action_mask"])[0]))
+    assert cut and not over and info["hands"] == 1
+    for bad in (0, -3):
+        with pytest.raises(ValueError, match=f"max_hands={bad}: use a positive number"):
+            HandFootEnv(max_hands=bad)
+
+
+def test_normal_rewards_count_points_in_thousands() -> None:
+    """``reward_scale="normal"``: every reward in thousands of points (a hand's zero-sum reward a few
+    units, on the scale of the -1 illegal-action penalty, which stays unscaled)."""
+    plain = HandFootEnv("marmot", 4, illegal="raise")
+    normal = HandFootEnv("marmot", 4, illegal="raise", reward_scale="normal")
+    assert normal.reward_scale == NORMAL_SCALE == 0.001
+    plain.reset(seed=11)
+    normal.reset(seed=11)
+    earned_plain, _ = play_masked(plain, random.Random(11))
+    earned_normal, _ = play_masked(normal, random.Random(11))
+    assert any(earned_plain.values())
+    for agent, points in earned_plain.items():
+        assert earned_normal[agent] == pytest.approx(points / 1000)
+    with pytest.raises(ValueError, match="reward_scale='tiny': use a number, or 'normal'"):
+        HandFootEnv(reward_scale="tiny")
+    penalised = HandFootEnv(reward_scale="normal")
+    penalised.reset(seed=1)
+    offender = penalised.agent_selection
+    penalised.step(10_000)
+    assert penalised.rewards[offender] == -1.0

@@ -67,6 +67,10 @@ def parallel_env(**kwargs: Any) -> HandFootParallelEnv:
     return HandFootParallelEnv(**kwargs)
 
 
+# The versioned module, loaded with the package (``handfoot.rl.handfoot_v0`` after ``import handfoot.rl``):
+# it reads the entry points above, so it is imported once they exist.
+from handfoot.rl import handfoot_v0  # noqa: E402
+
 __all__ = [
     "CANCEL",
     "FIELDS",
@@ -82,6 +86,7 @@ __all__ = [
     "action_text",
     "env",
     "env_id",
+    "handfoot_v0",
     "parallel_env",
     "raw_env",
 ]

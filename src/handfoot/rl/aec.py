@@ -61,6 +61,14 @@ STATE_SIZE = MAX_SEATS * SIZE + MAX_SEATS * KINDS + 2 * KINDS
 # takes a few hundred cycles at most (about 2,000 moves for four hands at four seats); a turn cannot cycle
 # (``engine.staging``), so only a game no side ever wins (a target score nobody reaches) is truncated.
 MAX_CYCLES = 10_000
+# The default cap on hands per episode. Games played to their result take a handful of hands (3 to 6 for
+# random legal play at kitchen-table, 2 and 4 seats; about 4 for the heuristic bot), but a policy that
+# never lays down its cards loses points every hand and never reaches a target score: after this many
+# hands its game is truncated, so every episode ends by the rules or here.
+MAX_HANDS = 50
+# ``reward_scale="normal"``: points are counted in thousands, so a hand's zero-sum reward is a few units
+# at most, on the scale of the illegal action's penalty (-1) and of ``reward="win"``.
+NORMAL_SCALE = 0.001
 Observation = dict[str, npt.NDArray[Any]]
 INT8 = np.dtype(np.int8)  # the action mask's (a dtype made once: cheaper than converting ``np.int8``)
 
@@ -109,6 +117,33 @@ def checked_players(
     return count
 
 
+def checked_max_hands(max_hands: int | None) -> int | None:
+    """``max_hands`` once checked: ValueError for a number below 1 (None: no cap on hands)."""
+    if max_hands is not None and max_hands < 1:
+        raise ValueError(f"max_hands={max_hands}: use a positive number, or None for no cap on hands")
+    return max_hands
+
+
+def scale_of(reward_scale: float | str) -> float:
+    """The factor ``reward_scale`` names: a number itself, or ``"normal"`` (``NORMAL_SCALE``: rewards in
+    thousands of points). ValueError for any other text."""
+    if isinstance(reward_scale, str):
+        if reward_scale != "normal":
+            raise ValueError(f"reward_scale={reward_scale!r}: use a number, or 'normal' (points / 1000)")
+        return NORMAL_SCALE
+    return float(reward_scale)
+
+
+def cut_short(game: Game, moves: int, max_moves: int | None, max_hands: int | None) -> bool:
+    """Whether an episode of ``game`` after ``moves`` moves is truncated: not finished by the rules, and
+    at the move cap ``max_moves`` or with ``max_hands`` hands played (None: no such cap)."""
+    if game.finished:
+        return False
+    return (max_moves is not None and moves >= max_moves) or (
+        max_hands is not None and len(game.results) >= max_hands
+    )
+
+
 def agent_name(seat: int) -> str:
     """The agent of a seat: ``seat_0``, ``seat_1``, ..."""
     return f"seat_{seat}"
@@ -120,9 +155,11 @@ class HandFootEnv(AECEnv):  # type: ignore[misc]
     ``rules``: a preset name, a TOML rule file, a mapping of options or a ``RuleSet``; ``players``: 2-6
     as the rules allow (default: the rules' own); ``reward``: ``"zero_sum"``, ``"points"`` or ``"win"``;
     ``reward_at``: ``"hand"`` or ``"game"``; ``reward_scale`` multiplies every reward (not the illegal
-    action's penalty); ``max_cycles``: truncate the game after this many cycles of as many moves as
-    there are seats (default ``MAX_CYCLES``, far beyond any game played to its result; None: play to the
-    end, which a policy that never scores may never reach); ``illegal``: ``"penalty"`` (the game ends,
+    action's penalty; ``"normal"``: ``NORMAL_SCALE``, points in thousands); ``max_cycles``: truncate the
+    game after this many cycles of as many moves as there are seats (default ``MAX_CYCLES``, far beyond
+    any game played to its result; None: no cap on moves); ``max_hands``: truncate the game once this
+    many hands are played without the rules ending it (default ``MAX_HANDS``; None: no cap on hands,
+    and a policy that never scores may never end its game); ``illegal``: ``"penalty"`` (the game ends,
     the offender gets ``illegal_penalty``), ``"raise"`` (an ``IllegalAction`` and nothing changes) or
     ``"random"`` (a random legal action is played instead); ``render_mode``: None or ``"ansi"`` (module
     docstring).
@@ -140,12 +177,13 @@ class HandFootEnv(AECEnv):  # type: ignore[misc]
         players: int | None = None,
         reward: str = DEFAULT_REWARD,
         reward_at: str = "hand",
-        reward_scale: float = 1.0,
+        reward_scale: float | str = 1.0,
         max_cycles: int | None = MAX_CYCLES,
         illegal: str = DEFAULT_ILLEGAL,
         render_mode: str | None = None,
         max_moves: int | None = None,
         illegal_penalty: float = ILLEGAL_PENALTY,
+        max_hands: int | None = MAX_HANDS,
     ) -> None:
         super().__init__()
         self.rules = resolve_rules(rules)
@@ -155,7 +193,8 @@ class HandFootEnv(AECEnv):  # type: ignore[misc]
         self.players = count
         self.reward_kind = reward
         self.reward_at = reward_at
-        self.reward_scale = float(reward_scale)
+        self.reward_scale = scale_of(reward_scale)
+        self.max_hands = checked_max_hands(max_hands)
         self.illegal = illegal
         self.illegal_penalty = float(illegal_penalty)
         self.render_mode = render_mode
@@ -325,7 +364,7 @@ class HandFootEnv(AECEnv):  # type: ignore[misc]
         if len(game.results) > hands_before and self.reward_at == "hand":
             for result in game.results[hands_before:]:
                 self._give(result.scores)
-        truncated = not game.finished and self.max_moves is not None and self.moves >= self.max_moves
+        truncated = cut_short(game, self.moves, self.max_moves, self.max_hands)
         if game.finished or truncated:
             if self.reward_at == "game":
                 self._give(game.totals)

@@ -4,6 +4,12 @@ action of the seat to move is played (the others' are ignored: their mask is all
 A *cycle* here is one tick, so ``max_cycles`` truncates the game after that many moves. The AEC form of
 this tick-by-tick game is ``pettingzoo.utils.parallel_to_aec(parallel_env(...))``; the turn-based AEC
 environment (``handfoot.rl.env``) selects only the seat to move and is the one to learn with.
+
+An action the mover's mask forbids is replaced by a random legal one by default (``illegal="random"``,
+named in the mover's ``info["illegal_action"]``), where the turn-based environments end the game with
+a penalty: under the Parallel API every live agent sends an action each tick, and PettingZoo's own
+checks (``parallel_seed_test``, ``max_cycles_test``) send them unmasked, so ending the game on the first
+one would end every such run at its first tick. ``illegal="penalty"`` gives the turn-based behaviour.
 """
 
 from __future__ import annotations
@@ -19,21 +25,24 @@ from gymnasium import spaces
 from pettingzoo import ParallelEnv
 
 from handfoot.rl.aec import (
-    DEFAULT_ILLEGAL,
     DEFAULT_REWARD,
     ILLEGAL_PENALTY,
     MAX_CYCLES,
+    MAX_HANDS,
     HandFootEnv,
     Observation,
 )
 from handfoot.rules.options import RuleSet
 
 MAX_TICKS = MAX_CYCLES * 8
+# What the Parallel form does with an action the mask forbids (module docstring).
+PARALLEL_ILLEGAL = "random"
 
 
 class HandFootParallelEnv(ParallelEnv):  # type: ignore[misc]
     """Hand and Foot for PettingZoo (Parallel): the options of ``HandFootEnv``; ``max_cycles`` counts
-    ticks (moves; default ``MAX_TICKS``, the AEC form's default truncation at eight seats)."""
+    ticks (moves; default ``MAX_TICKS``, the AEC form's default truncation at eight seats), and
+    ``illegal`` is ``"random"`` by default (module docstring)."""
 
     metadata: ClassVar[dict[str, Any]] = {"name": "handfoot_parallel_v0", "render_modes": ["ansi"]}
 
@@ -43,11 +52,12 @@ class HandFootParallelEnv(ParallelEnv):  # type: ignore[misc]
         players: int | None = None,
         reward: str = DEFAULT_REWARD,
         reward_at: str = "hand",
-        reward_scale: float = 1.0,
+        reward_scale: float | str = 1.0,
         max_cycles: int | None = MAX_TICKS,
-        illegal: str = DEFAULT_ILLEGAL,
+        illegal: str = PARALLEL_ILLEGAL,
         render_mode: str | None = None,
         illegal_penalty: float = ILLEGAL_PENALTY,
+        max_hands: int | None = MAX_HANDS,
     ) -> None:
         if max_cycles is not None and max_cycles < 1:
             raise ValueError(f"max_cycles={max_cycles}: use a positive number, or None for whole games")
@@ -61,6 +71,7 @@ class HandFootParallelEnv(ParallelEnv):  # type: ignore[misc]
             render_mode=render_mode,
             max_moves=max_cycles,
             illegal_penalty=illegal_penalty,
+            max_hands=max_hands,
         )
         self.possible_agents = list(self.aec.possible_agents)
         self.agents: list[str] = []

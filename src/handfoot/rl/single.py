@@ -37,6 +37,7 @@ from handfoot.rl.aec import (
     DEFAULT_REWARD,
     ILLEGAL_PENALTY,
     MAX_CYCLES,
+    MAX_HANDS,
     HandFootEnv,
     agent_name,
 )
@@ -58,11 +59,12 @@ class SingleSeatEnv(gymnasium.Env[npt.NDArray[np.float32], np.int64]):
         opponents: str | Bot | Sequence[str | Bot] = "random",
         reward: str = DEFAULT_REWARD,
         reward_at: str = "hand",
-        reward_scale: float = 1.0,
+        reward_scale: float | str = 1.0,
         max_cycles: int | None = MAX_CYCLES,
         illegal: str = DEFAULT_ILLEGAL,
         render_mode: str | None = None,
         illegal_penalty: float = ILLEGAL_PENALTY,
+        max_hands: int | None = MAX_HANDS,
     ) -> None:
         self.env = HandFootEnv(
             rules,
@@ -74,6 +76,7 @@ class SingleSeatEnv(gymnasium.Env[npt.NDArray[np.float32], np.int64]):
             illegal=illegal,
             render_mode=render_mode,
             illegal_penalty=illegal_penalty,
+            max_hands=max_hands,
         )
         count = self.env.players
         if not 0 <= seat < count:

@@ -12,7 +12,7 @@ and ``step`` return arrays the environment owns and overwrites on the next call 
   the move (non-zero when a hand, or with ``reward_at="game"`` the game, ends), as in the AEC
   environment (``reward``, ``reward_at``, ``reward_scale``);
 * ``terminated`` / ``truncated``: ``(num_envs,)`` bool, the game at that table ended (or was cut at
-  ``max_cycles``) with this move.
+  ``max_cycles`` or ``max_hands``) with this move.
 
 A table whose game ended is dealt a new game in the same ``step`` (its row of ``observations`` is the new
 game's first decision); ``infos[i]`` then holds the ended game's final ``totals``, ``winner`` and
@@ -43,10 +43,14 @@ from handfoot.rl.aec import (
     DEFAULT_REWARD,
     ILLEGAL_PENALTY,
     MAX_CYCLES,
+    MAX_HANDS,
     IllegalAction,
+    checked_max_hands,
     checked_players,
+    cut_short,
     final_info,
     resolve_rules,
+    scale_of,
     side_rewards,
 )
 from handfoot.rl.encode import Encoder
@@ -65,10 +69,11 @@ class BatchEnv:
         players: int | None = None,
         reward: str = DEFAULT_REWARD,
         reward_at: str = "hand",
-        reward_scale: float = 1.0,
+        reward_scale: float | str = 1.0,
         max_cycles: int | None = MAX_CYCLES,
         illegal: str = DEFAULT_ILLEGAL,
         illegal_penalty: float = ILLEGAL_PENALTY,
+        max_hands: int | None = MAX_HANDS,
     ) -> None:
         if num_envs < 1:
             raise ValueError(f"num_envs={num_envs}: use 1 or more tables")
@@ -78,7 +83,8 @@ class BatchEnv:
         self.players = count
         self.reward_kind = reward
         self.reward_at = reward_at
-        self.reward_scale = float(reward_scale)
+        self.reward_scale = scale_of(reward_scale)
+        self.max_hands = checked_max_hands(max_hands)
         self.illegal = illegal
         self.illegal_penalty = float(illegal_penalty)
         self.max_moves = max_cycles * count if max_cycles is not None else None
@@ -158,7 +164,7 @@ class BatchEnv:
             if self.reward_at == "hand":
                 for result in game.results[hands_before:]:
                     self._give(i, result.scores)
-            truncated = not game.finished and self.max_moves is not None and self.moves[i] >= self.max_moves
+            truncated = cut_short(game, self.moves[i], self.max_moves, self.max_hands)
             if game.finished or truncated:
                 if self.reward_at == "game":
                     self._give(i, game.totals)
