@@ -36,3 +36,18 @@ def test_license_file_and_citation_agree_with_pyproject() -> None:
     assert license_name == "MIT" == cff_field("license")
     text = (ROOT / "LICENSE").read_text("utf-8")
     assert text.startswith("MIT License") and "Permission is hereby granted, free of charge" in text
+
+
+def test_the_docs_name_the_version_the_program_reports() -> None:
+    """The newest release in CHANGELOG.md and every version the docs show (the health answer of
+    docs/protocol.md) are the one ``handfoot --version`` prints."""
+    version = PROJECT["version"]
+    changelog = (ROOT / "CHANGELOG.md").read_text("utf-8")
+    released = re.findall(r"^## \[(\d+\.\d+\.\d+)\] - \d{4}-\d\d-\d\d$", changelog, re.MULTILINE)
+    assert released and released[0] == version
+    shown = [
+        (path.name, found)
+        for path in [ROOT / "README.md", *sorted((ROOT / "docs").glob("*.md"))]
+        for found in re.findall(r'"version": "(\d+\.\d+\.\d+)"', path.read_text("utf-8"))
+    ]
+    assert shown and all(found == version for _, found in shown), shown
