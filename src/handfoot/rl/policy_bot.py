@@ -10,7 +10,8 @@ environments' ``illegal="random"``), so the bot always returns a legal move. A t
 cannot cycle (``engine.staging``), so neither can a policy's decisions.
 
 ``load_policy(path)`` loads a saved Stable-Baselines3 or sb3-contrib model (``.zip``) as such a
-callable: ``model.predict(obs, action_masks=mask, deterministic=True)`` for maskable models,
+callable: ``model.predict(obs, action_masks=mask, deterministic=True)`` for maskable models, the
+observation with the mask appended for ``MaskedDQN`` (``handfoot.rl.masked_dqn``),
 ``model.predict(obs, deterministic=True)`` otherwise.
 """
 
@@ -81,23 +82,23 @@ def load_policy(path: str | Path) -> Policy:
         raise ValueError(
             "policy: seats need stable-baselines3 and sb3-contrib: pip install 'handfoot[train]'"
         ) from None
+    from handfoot.rl.masked_dqn import MaskedDQN, with_mask
+
     errors = []
-    for kind in (MaskablePPO, PPO, A2C, DQN):
+    for kind in (MaskablePPO, MaskedDQN, PPO, A2C, DQN):
         try:
             model = kind.load(source, device="cpu")
         except Exception as err:  # each loader refuses another algorithm's file in its own way
             errors.append(f"{kind.__name__}: {err}")
             continue
-        maskable = kind is MaskablePPO
 
         def policy(
-            obs: npt.NDArray[np.float32],
-            mask: npt.NDArray[np.int8],
-            _model: Any = model,
-            _maskable: bool = maskable,
+            obs: npt.NDArray[np.float32], mask: npt.NDArray[np.int8], _model: Any = model, _kind: Any = kind
         ) -> Any:
-            if _maskable:
+            if _kind is MaskablePPO:
                 action, _ = _model.predict(obs, action_masks=mask.astype(bool), deterministic=True)
+            elif _kind is MaskedDQN:
+                action, _ = _model.predict(with_mask(obs, mask), deterministic=True)
             else:
                 action, _ = _model.predict(obs, deterministic=True)
             return action
