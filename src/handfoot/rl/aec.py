@@ -59,7 +59,8 @@ ILLEGAL_PENALTY = -1.0
 STATE_SIZE = MAX_SEATS * SIZE + MAX_SEATS * KINDS + 2 * KINDS
 # The default truncation, in cycles of as many moves as there are seats: a whole game played to its result
 # takes a few hundred cycles at most (about 2,000 moves for four hands at four seats); a turn cannot cycle
-# (``engine.staging``), so only a game no side ever wins (a target score nobody reaches) is truncated.
+# (``engine.staging``), so only a game no side ever wins (a target score nobody reaches) would reach it,
+# and ``MAX_HANDS`` ends such a game long before.
 MAX_CYCLES = 10_000
 # The default cap on hands per episode. Games played to their result take a handful of hands (3 to 6 for
 # random legal play at kitchen-table, 2 and 4 seats; about 4 for the heuristic bot), but a policy that
