@@ -125,8 +125,8 @@ def main(argv: list[str] | None = None) -> None:
     """Parse the options, train, evaluate, save."""
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--opponent", choices=["random", "heuristic", "self"], default="random")
-    parser.add_argument("--minutes", type=float, default=3.0, help="training budget in CPU minutes")
-    parser.add_argument("--steps", type=int, default=1_000_000, help="training step budget")
+    parser.add_argument("--minutes", type=float, default=5.0, help="a cap on training, in CPU minutes")
+    parser.add_argument("--steps", type=int, default=60_000, help="training steps (exploration spans half)")
     parser.add_argument("--eval-games", type=int, default=100)
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--refresh", type=int, default=5_000, help="self-play: steps between copies")
@@ -149,14 +149,14 @@ def main(argv: list[str] | None = None) -> None:
     model = MaskedDQN(
         "MaskedMlpPolicy",
         env,
-        learning_rate=5e-4,
+        learning_rate=1e-3,
         buffer_size=args.buffer,
         learning_starts=args.learning_starts,
         batch_size=64,
         gamma=0.99,
         train_freq=4,
-        target_update_interval=2_000,
-        exploration_fraction=0.3,
+        target_update_interval=1_000,
+        exploration_fraction=0.5,
         exploration_final_eps=0.05,
         policy_kwargs={"net_arch": [32]},
         seed=args.seed,
