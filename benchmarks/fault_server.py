@@ -31,6 +31,7 @@ Five phases, each bounded in time, against ``handfoot serve`` child processes on
     python benchmarks/fault_server.py --only kills --seconds 120 --kill-every 5
     python benchmarks/fault_server.py --only outage,freeze --seconds 90
     python benchmarks/fault_server.py --only input,connections --connections 1000
+    python benchmarks/fault_server.py --quick               # every phase, small and short (the test's run)
 
 Loopback only. PostgreSQL and Redis as the tests use them (``--postgres-url``, ``--redis-url``); a fresh
 database is made for the run and dropped after it.
@@ -271,8 +272,9 @@ async def connections_phase(server: Server, count: int, stalled: int) -> dict[st
     """Hold ``count`` spectators and ``stalled`` non-reading ones on one table; a player then moves."""
     assert server.process is not None
     before = rss_mib(server.process.pid)
+    body = {"preset": PRESET, "players": 2, "public": True}  # spectators watch without a key
     async with httpx.AsyncClient(base_url=server.base, timeout=30) as http:
-        created = (await http.post("/api/tables", json={"preset": PRESET, "players": 2})).json()
+        created = (await http.post("/api/tables", json=body)).json()
     table_id, tokens = created["table"]["id"], [i["token"] for i in created["invites"]]
     url = server.base.replace("http://", "ws://") + f"/ws/tables/{table_id}"
     watchers: list[ClientConnection] = []
@@ -284,7 +286,9 @@ async def connections_phase(server: Server, count: int, stalled: int) -> dict[st
         async with limit:
             ws = await connect(url, open_timeout=60)
             await ws.send('{"type": "hello", "protocol": 1}')
-            await ws.recv()
+            if json.loads(await ws.recv())["type"] != "welcome":
+                await ws.close()
+                return  # not counted as held
             watchers.append(ws)
             readers.append(asyncio.create_task(_drain(ws)))  # a spectator that reads what it is sent
 
@@ -681,6 +685,26 @@ def check_moves(db_url: str, acked: dict[tuple[str, int], str]) -> tuple[int, in
 # --- main -------------------------------------------------------------------------------------------
 
 
+QUICK = {
+    "tables": 2,
+    "bot_tables": 1,
+    "seconds": 8.0,
+    "kill_every": 3.0,
+    "fault_every": 3.0,
+    "outage_seconds": 1.0,
+    "freeze_seconds": 2.0,
+    "connections": 20,
+    "stalled": 2,
+}
+
+
+def apply_quick(args: argparse.Namespace) -> None:
+    """Shrink ``args`` to the quick form (``QUICK``): every phase still runs its whole path (two kills,
+    two database faults of each kind, bot tables, stalled spectators) and prints the same figures."""
+    for name, value in QUICK.items():
+        setattr(args, name, value)
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument(
@@ -701,7 +725,14 @@ def main() -> None:
     parser.add_argument("--connections", type=int, default=500)
     parser.add_argument("--stalled", type=int, default=20)
     parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument(
+        "--quick",
+        action="store_true",
+        help="smoke run: the phases chosen, each as small and short as still shows its figures",
+    )
     args = parser.parse_args()
+    if args.quick:
+        apply_quick(args)
     phases = set(args.only.split(","))
     admin = create_engine(
         args.postgres_url.replace("postgresql://", "postgresql+psycopg://", 1), isolation_level="AUTOCOMMIT"
