@@ -16,6 +16,7 @@ default) by 0.1%, and 100 hands of random play by less.
     python benchmarks/bench_instructions.py                       # pure Python, random play, 100 hands
     python benchmarks/bench_instructions.py --what rl             # 24,000 steps of the AEC env
     python benchmarks/bench_instructions.py --compiled build/compiled   # the mypyc build
+    python benchmarks/bench_instructions.py --quick               # smoke run: 3 hands (rl: 200 steps)
 
 Compare two trees by running it from each (a ``git worktree`` of the code before, with its own compiled
 build). Needs valgrind (Debian: ``apt-get install valgrind``); under it a run takes about 50 times as
@@ -34,6 +35,8 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 COLLECTED = re.compile(r"Collected : (\d+)")
+COUNTS = {"play": 100, "rl": 24_000}  # hands or steps of a measurement
+QUICK_COUNTS = {"play": 3, "rl": 200}  # of ``--quick``
 
 
 def workload(what: str, count: int) -> int:
@@ -103,12 +106,20 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--what", choices=("play", "rl"), default="play")
     parser.add_argument("--count", type=int, default=None, help="hands (play: 100) or steps (rl: 24,000)")
     parser.add_argument("--compiled", type=Path, default=None, help="a compiled build's folder")
+    parser.add_argument(
+        "--quick",
+        action="store_true",
+        help="smoke run: 3 hands (rl: 200 steps), the same path and line; too short to compare runs by",
+    )
     parser.add_argument("--worker", action="store_true", help=argparse.SUPPRESS)
     args = parser.parse_args(argv)
     if args.worker:  # one measured process: ``--count`` 0 is the setup alone
         print(workload(args.what, args.count or 0))
         return 0
-    count = args.count if args.count is not None else (100 if args.what == "play" else 24_000)
+    if args.quick and args.count is not None:
+        parser.error("--quick sets the count itself: give --quick or --count, not both")
+    defaults = QUICK_COUNTS if args.quick else COUNTS
+    count = args.count if args.count is not None else defaults[args.what]
     if not 1 <= count <= 1_000_000:
         parser.error(f"--count {count}: use 1 to 1,000,000")
     if shutil.which("valgrind") is None:
