@@ -7,7 +7,7 @@ LOCK := requirements-lock.txt
 MAKEFLAGS += --no-print-directory
 
 .PHONY: run test test-compiled c-compiler lint typecheck lock bench bench-compiled bench-anchors wheel clean chromium \
-	hosting terminal web-check services
+	hosting terminal web-check services valgrind
 
 # Installs use the pinned versions of requirements-lock.txt (refreshed by `make lock`) and write nothing
 # to stdout: `make run` installs the runtime dependencies only, everything that tests use adds [dev].
@@ -60,7 +60,7 @@ CACHE_HOME ?= $(or $(XDG_CACHE_HOME),$(HOME)/.cache)/handfoot
 typecheck: $(VENV)/.dev-installed
 	$(BIN)/mypy --cache-dir "$(CACHE_HOME)/mypy"
 
-test: lint typecheck services chromium hosting terminal web-check
+test: lint typecheck services chromium hosting terminal valgrind web-check
 	$(BIN)/python benchmarks/bench_engine.py --quick
 	$(BIN)/python benchmarks/bench_rl.py --quick
 	$(BIN)/python benchmarks/bench_protocol.py --quick
@@ -101,6 +101,15 @@ terminal:
 	elif [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then \
 	  apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq tmux >/dev/null; \
 	else echo "tmux is not installed and cannot be installed here: the terminal test in tmux will skip"; \
+	  [ "$$CI" != true ]; fi
+
+# The instruction-count benchmark's test (tests/benchmarks/test_bench_instructions.py) runs it under
+# valgrind's callgrind; install valgrind when it is missing and we may (root with apt-get), as for chromium.
+valgrind:
+	@if command -v valgrind >/dev/null 2>&1; then :; \
+	elif [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then \
+	  apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq valgrind >/dev/null; \
+	else echo "valgrind is not installed and cannot be installed here: the instruction-count test will skip"; \
 	  [ "$$CI" != true ]; fi
 
 # The hosting tests run docs/hosting.md's set-ups (deploy/) with Debian's nginx, Caddy, sqlite3, openssl,
