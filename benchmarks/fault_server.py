@@ -425,7 +425,10 @@ async def seat_client(run: Run, table_id: str, seat: int, token: str, rng: rando
                     if last is not None and last["seat"] != seat and table_id in run.accepted_at:
                         run.accepted_at[table_id].append(time.monotonic())  # someone else's move (a bot)
                     if pending and last and message["version"] == pending[0] + 1 and last["seat"] == seat:
-                        run.acked[(table_id, pending[0])] = last["move"]
+                        # A staging step is shown as ``stage`` alone (its cards stay private): keep the
+                        # move as sent (from the legal list), which is what the database stores.
+                        shown = last["move"]
+                        run.acked[(table_id, pending[0])] = pending[1] if shown == "stage" else shown
                         run.accepted_at.setdefault(table_id, []).append(time.monotonic())
                         pending = None
                     if message["table"]["finished"]:
