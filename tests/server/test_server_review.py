@@ -87,12 +87,16 @@ def test_a_seat_asks_for_its_review_and_reads_it(server: tuple[str, int, list[st
     assert job["state"] == "done" and job["done"] == job["total"] > 0, job
     review = job["review"]
     assert review["seat"] == 0 and review["worlds"] == 6
-    steps = [d["step"] for d in review["decisions"]]
-    assert planted in steps and len(steps) == job["total"]
-    costs = [d["cost"] for d in review["decisions"]]
-    assert costs == sorted(costs, reverse=True)
-    for decision in review["decisions"]:
-        assert decision["played"] == moves[decision["step"]], "each decision is a move seat 0 made"
+    decisions = review["decisions"]
+    assert len(decisions) == job["total"]
+    covering = [d for d in decisions if d["step"] <= planted and d["played"].endswith(moves[planted])]
+    assert covering, "the planted discard ends one of seat 0's decisions (its lay-down and discard)"
+    order = [(not d["mistake"], -d["cost"]) for d in decisions]
+    assert order == sorted(order), "the mistakes first, each group the costliest first"
+    assert review["mistakes"] == sum(d["mistake"] for d in decisions)
+    for decision in decisions:
+        assert decision["move"] == moves[decision["step"]], "each decision begins with a move seat 0 made"
+        assert decision["played"].split("; ")[0] in moves[decision["step"]] or decision["part"] > 0
     assert read(base, TOKENS[0]).json()["hand"] == 0, "without a hand: the last review asked for"
 
 
@@ -125,10 +129,11 @@ CHROMIUM = Path("/usr/bin/chromium")
 @pytest.mark.skipif(not CHROMIUM.exists(), reason="needs Chromium at /usr/bin/chromium")
 def test_the_review_page_asks_for_the_review_and_reads_it(server: tuple[str, int, list[str]]) -> None:
     """The browser holding seat 0's link opens /review/{id}: the page asks, shows progress, then the
-    decisions unlike the bot's, each with its sentence and a link to its position in the replay."""
+    same items as the command line (the mistakes), each with its sentence and a link to its position in
+    the replay, seats counted as the command line counts them."""
     from playwright.sync_api import sync_playwright
 
-    base, planted, moves = server
+    base, _, _ = server
     remembered = json.dumps(
         [{"id": TABLE, "rules": "kitchen-table", "when": "", "seat": 0, "token": TOKENS[0]}]
     )
@@ -145,11 +150,14 @@ def test_the_review_page_asks_for_the_review_and_reads_it(server: tuple[str, int
             page.goto(f"{base}/review/{TABLE}?hand=0")
             page.wait_for_selector(".review-list", timeout=300_000)
             items = page.locator(".review-decision")
-            assert items.count() >= 1
+            listed = [d for d in read(base, TOKENS[0], 0).json()["review"]["decisions"] if d["mistake"]]
+            assert items.count() == len(listed), "the page lists the mistakes, as the command line does"
             links = [items.nth(i).locator("a").get_attribute("href") for i in range(items.count())]
-            assert f"/replay/{TABLE}?step={planted}" in links
+            assert links == [f"/replay/{TABLE}?step={d['step']}" for d in listed]
             text = page.locator("main").inner_text()
-            assert moves[planted] in text and "The bot would have" in text
+            assert "Seat 0, hand 0:" in text, "seats counted from 0, as on the command line"
+            assert all(d["sentence"] in text for d in listed)
+            assert "once the game is over" not in text
             page.goto(f"{base}/review/other-table")
             page.wait_for_selector("[role=alert]")
             assert "holds no seat" in page.locator("[role=alert]").inner_text()

@@ -123,15 +123,24 @@ def explain(view: View, legal: Sequence[Move], move: Move) -> str:
                 return f"Discard {code}: a black 3 freezes the pile for the next player"
             return f"Discard {code}: a 3 is of no use to anyone and cannot be taken"
         if C.is_wild(kind):
-            return f"Discard {code}: nothing else may be discarded"
+            if all(C.is_wild(C.KIND_OF[m.card]) for m in legal if m.action is Action.DISCARD):
+                return f"Discard {code}: nothing else may be discarded"
+            return f"Discard {code}: a wild on top keeps the next player from taking the pile"
         nxt = (view.seat + 1) % view.players
         next_owner = r.seating.owner_of[nxt]
         theirs = any(m.owner == next_owner and m.rank == kind for m in view.melds)
-        alone = "a single" if r.counts[kind] == 1 else f"one of your {r.counts[kind]}"
-        where = (
-            "the next player's side has them down" if theirs else "the next player's side has no meld of them"
+        held = r.counts[kind]
+        alone = f"a single {C.KIND_WORDS[kind]}" if held == 1 else f"one of your {_count(held, kind)}"
+        unseen = r.unseen(kind)
+        if theirs:  # a risk taken, not a reason: said as such
+            return (
+                f"Discard {code}: {alone}, the card you need least, though the next player's side has "
+                f"{C.KIND_PLURALS[kind]} down and could take the pile with it"
+            )
+        return (
+            f"Discard {code}: {alone}, {unseen} more unseen, the card you need least, and the next "
+            f"player's side has no meld to add it to"
         )
-        return f"Discard {code}: {alone} {C.KIND_WORDS[kind]}, {r.unseen(kind)} unseen, and {where}"
     if action is Action.ASK:
         return "Ask 'May I go out?': your side has its books and you can go out this turn"
     if action is Action.LAY:
@@ -177,4 +186,6 @@ def _explain_meld(r: Reading, move: Move) -> str:
         return f"Add {_count(naturals, rank)} to your {name}: naturals keep the meld clean"
     if target is None:
         return f"Meld a pair of {name} with a wild: it empties your hand toward the Foot"
+    if size >= rules.book_size:
+        return f"Add a wild to your book of {name}: it is dirty already, and the wild counts for the side"
     return f"Add a wild to your {name}: {after} of the {rules.book_size} cards of a dirty book"

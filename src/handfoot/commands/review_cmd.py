@@ -1,9 +1,11 @@
 """``handfoot review RECORD --seat N [--hand H] [--worlds K] [--json]``: how a seat played a hand.
 
-For each of the seat's decisions in the hand (the last finished one unless ``--hand`` says), the move
-the strong bot would have made from what the seat knew then, and what the difference cost in points,
-estimated on ``--worlds`` worlds sampled from the seat's view (``handfoot.review``); the costliest
-first, each with a sentence and the position's index (``step``, the replay page's ``?step=``).
+For each of the seat's decisions in the hand (the last finished one unless ``--hand`` says), a whole
+part of a turn (the draw; the lay-down and discard; an answer), the line the strong bot would have
+played from what the seat knew then (or a line going out), and what the difference cost in points,
+estimated on ``--worlds`` worlds sampled from the seat's view (``handfoot.review``). The text lists
+the mistakes, the costliest first, each with a sentence and the position's index (``step``, the
+replay page's ``?step=``); ``--json`` has every decision.
 Progress goes to standard error (a bar on a terminal, a line now and then otherwise).
 
 A record that cannot be used, a seat or hand it does not have, or a budget out of range exits with
@@ -99,7 +101,7 @@ def review_command(
         bool, typer.Option("--json", help="Print the review as JSON (every decision) instead of text.")
     ] = False,
 ) -> None:
-    """Review how a seat played a finished hand: its costliest decisions first, and the bot's move."""
+    """Review how a seat played a finished hand: its mistakes, the costliest first, and what was better."""
     json_errors(json_output)
     parsed = record_or_fail(record)
     try:
@@ -114,30 +116,24 @@ def review_command(
     print_review(result, Console())
 
 
+KIND_WORDS = {
+    "draw": "the draw",
+    "play": "lay-down and discard",
+    "answer": "the answer",
+    "foot": "the Foot",
+}  # the browser's review page names the parts of a turn the same way
+
+
 def print_review(result: HandReview, console: Console) -> None:
-    """The review as text: a summary line, then the costliest decisions (at most ``SHOWN``)."""
-    judged = len(result.decisions)
-    differ = [d for d in result.decisions if d.played != d.bot]
-    costly = result.costly
-    lost = sum(d.cost.mean for d in costly)
-    console.print(
-        f"seat {result.seat}, hand {result.hand}: {judged} decisions, {len(differ)} unlike the bot's, "
-        f"{len(costly)} costly ({lost:.0f} points); {result.settings.worlds} worlds per decision",
-        highlight=False,
-    )
-    if not differ:
-        console.print("Every decision was the bot's own.", highlight=False)
+    """The review as text: the summary line, then the mistakes (at most ``SHOWN``), costliest first."""
+    console.print(result.summary(), highlight=False)
+    mistakes = result.mistakes
+    if not mistakes:
+        console.print("No decision cost points beyond the noise of the estimate.", highlight=False)
         return
     table = Table(show_lines=True)
-    for column in ("step", "you played", "the bot", "cost (95% CI)", "why"):
+    for column in ("step", "decision", "cost", "what happened"):
         table.add_column(column, overflow="fold")
-    for d in differ[:SHOWN]:
-        mark = " costly" if d.costly else ""
-        table.add_row(
-            str(d.index),
-            d.played,
-            d.bot,
-            f"{d.cost.mean:.0f} [{d.cost.low:.0f}, {d.cost.high:.0f}] of {d.cost.worlds}{mark}",
-            d.sentence,
-        )
+    for d in mistakes[:SHOWN]:
+        table.add_row(str(d.index), KIND_WORDS.get(d.kind, d.kind), d.cost_words(), d.sentence)
     console.print(table)

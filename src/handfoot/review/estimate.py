@@ -103,43 +103,73 @@ def play_to_horizon(world: HandState, seat: int, rounds: int, turn: int) -> list
     return began
 
 
-def play_on(world: HandState, move: Move, side: int, rounds: int = 0) -> int | None:
-    """Play ``move`` in ``world`` (a copy the caller gives away) for the seat to move, then the heuristic
-    for every seat until that seat's turn has come round ``rounds`` more times (``play_to_horizon``; 0:
-    to the end of the hand); ``side``'s lead in ``value`` at the end, or None if ``move`` is not legal
-    in this world."""
+def play_line(world: HandState, line: Sequence[Move], side: int, rounds: int = 0) -> int | None:
+    """Play ``line``, one seat's moves in one turn (a whole decision: a draw, or what it laid down and
+    discarded), in ``world`` (a copy the caller gives away) for the seat to move, then the heuristic for
+    every seat until that seat's turn has come round ``rounds`` more times (``play_to_horizon``; 0: to
+    the end of the hand); ``side``'s lead in ``value`` at the end, or None if a move of ``line`` is not
+    legal in this world."""
     seat, turn = world.to_move, world.turn_seat
-    mid = move_id(move)
-    in_world = move_of_id(world, mid) if mid >= 0 else move
-    if check(world, in_world) is not None:
-        return None
-    apply_checked(world, in_world)
+    for move in line:
+        if world.phase is Phase.OVER:
+            break
+        mid = move_id(move)
+        in_world = move_of_id(world, mid) if mid >= 0 else move
+        if check(world, in_world) is not None:
+            return None
+        apply_checked(world, in_world)
     play_to_horizon(world, seat, rounds, turn)
     return lead(value(world), side)
+
+
+def play_on(world: HandState, move: Move, side: int, rounds: int = 0) -> int | None:
+    """``play_line`` of the single move ``move``."""
+    return play_line(world, (move,), side, rounds)
 
 
 def paired_cost(
     view: View,
     caps: Sequence[Sequence[int]] | None,
-    played: Move,
-    better: Move,
+    played: Move | Sequence[Move],
+    better: Move | Sequence[Move],
     side: int,
     worlds: int,
     rng: random.Random,
     rounds: int = 0,
+    most: int = 0,
 ) -> Estimate:
-    """What playing ``played`` instead of ``better`` cost ``side`` in points (positive: ``played`` was
-    worse), over ``worlds`` worlds sampled from ``view`` within ``caps`` (see the module docstring). A
-    world where either move is not legal is left out of the count."""
+    """What playing ``played`` instead of ``better`` (a move, or a line of the seat's moves in this
+    turn: ``play_line``) cost ``side`` in points (positive: ``played`` was worse), over ``worlds`` worlds
+    sampled from ``view`` within ``caps`` (see the module docstring). A world where either line is not
+    legal is left out of the count. While the estimate is positive but its interval still reaches
+    zero, ``worlds`` more are sampled, up to ``most`` in all (0: ``worlds`` only): the worlds go where
+    the answer is in doubt."""
+    ours_line = (played,) if isinstance(played, Move) else tuple(played)
+    better_line = (better,) if isinstance(better, Move) else tuple(better)
     samples: list[float] = []
-    for _ in range(worlds):
-        world = sample_world(view, rng, caps)
-        ours = play_on(world.copy(), played, side, rounds)
-        theirs = play_on(world, better, side, rounds)
-        if ours is None or theirs is None:
-            continue
-        samples.append(float(theirs - ours))
-    return Estimate.of(samples)
+    sampled = 0
+    while True:
+        for _ in range(worlds):
+            world = sample_world(view, rng, caps)
+            ours = play_line(world.copy(), ours_line, side, rounds)
+            theirs = play_line(world, better_line, side, rounds)
+            if ours is None or theirs is None:
+                continue
+            samples.append(float(theirs - ours))
+        sampled += worlds
+        estimate = Estimate.of(samples)
+        if sampled + worlds > most or not estimate.low <= 0 < estimate.mean:
+            return estimate
 
 
-__all__ = ["ROLLOUT_MOVES", "Z95", "Estimate", "lead", "paired_cost", "play_on", "play_to_horizon", "value"]
+__all__ = [
+    "ROLLOUT_MOVES",
+    "Z95",
+    "Estimate",
+    "lead",
+    "paired_cost",
+    "play_line",
+    "play_on",
+    "play_to_horizon",
+    "value",
+]

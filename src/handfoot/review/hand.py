@@ -1,14 +1,18 @@
 """The review of one seat's play in one finished hand of a game record.
 
-``decision_points(record, hand, seat)`` lists the seat's decisions in that hand: every move it made
-where it had more than one legal move. ``judge(game, point, settings)`` reviews one of them from the
-position just before it (``game``, replayed to it): the move the strong bot would have made (ISMCTS,
-``settings.search_worlds`` worlds per searched decision, from the seat's ``SeatInfo`` as any runner
-hands it) and, when the seat played something else, what the difference cost
-(``estimate.paired_cost``, on ``settings.worlds`` other worlds, so the bot's choice is not judged on
-the worlds it was chosen on). ``review_hand`` does both for every decision and sorts the costliest
-first. Everything is judged from what the seat knew then: its view, and the public bounds on the
-other hands.
+``decision_points(record, hand, seat)`` lists the seat's decisions in that hand: not engine steps but
+the choices a player makes (``turns.DecisionKind``): how it drew, what it laid down and discarded (going
+out included), how it answered "May I go out?", each where it had more than one legal move.
+``judge(game, point, settings)`` reviews one of them from the position just before it (``game``,
+replayed to it): the line the strong bot would have played for that part of the turn (ISMCTS,
+``settings.search_worlds`` worlds per searched step, from the seat's ``SeatInfo`` as any runner hands
+it), and for a lay-down a line that goes out this turn where there is one (``turns.going_out_line``);
+when the seat's line ends elsewhere (melds laid in another order end in the same place: no
+difference), what the difference cost (``estimate.paired_cost``, on ``settings.worlds`` other worlds,
+so the bot's choice is not judged on the worlds it was chosen on), against the better of those lines.
+A decision is a mistake when the whole 95% interval of its cost is above zero and the cost at least
+``NOISE_POINTS``; only a mistake gets a sentence (``sentences.describe``), and mistakes come first.
+Everything is judged from what the seat knew then: its view, and the public bounds on the other hands.
 
 The worlds of each decision are drawn from a generator seeded by the record's seed, the move's index,
 the seat and ``settings.seed``: a review is reproducible, and ``bot_move`` (what the review takes for
@@ -23,13 +27,24 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from handfoot.bots.base import LegalMoves, legal_for
-from handfoot.bots.ismcts import Budget, IsmctsBot, move_key
+from handfoot.bots.ismcts import Budget, IsmctsBot
 from handfoot.engine.game import Game
 from handfoot.engine.moves import Action, Move, move_id, move_text, parse_move
-from handfoot.engine.state import seating_for
+from handfoot.engine.state import Phase, seating_for
 from handfoot.record import Record, replay
 from handfoot.review.estimate import Estimate, paired_cost
 from handfoot.review.sentences import describe
+from handfoot.review.turns import (
+    DecisionKind,
+    bot_line,
+    decision_spans,
+    going_out_line,
+    outcome,
+    played_to_end,
+    same_end,
+    went_out,
+)
+from handfoot.wording import plural
 
 DEFAULT_WORLDS = 32
 DEFAULT_SEARCH_WORLDS = 24
@@ -37,6 +52,8 @@ DEFAULT_ROUNDS = 2
 MAX_ROUNDS = 50
 MAX_WORLDS = 2000
 COSTLY_POINTS = 50  # a decision is costly when it cost at least this many points, surely (see ``costly``)
+NOISE_POINTS = 10  # a decision that cost less than this is within the noise of the best (see ``mistake``)
+MORE_WORLDS = 4  # a cost still in doubt is sampled on up to this many times the worlds (``paired_cost``)
 
 
 class ReviewError(ValueError):
@@ -75,12 +92,13 @@ class ReviewSettings:
 
 @dataclass(frozen=True)
 class DecisionPoint:
-    """One decision of the reviewed seat: one engine move (a whole atomic move, or one step of a
-    lay-down the record wrote at once, ``meld A | B``), with ``index``, the index in the record's
-    ``moves`` of the move it belongs to (the replay page's step showing the position before it),
-    ``hand_move`` that index within the hand, ``part`` the step's place among that record move's steps
-    (0 for an atomic move), ``position`` the count of engine moves the game played before it (it seeds
-    the decision's worlds), ``played`` the engine move's text and ``move`` the record move's text."""
+    """One decision of the reviewed seat (a ``turns.DecisionKind``: ``kind`` its value): the engine
+    moves it was played as (``steps``, their texts; ``played`` the same joined with "; "), with
+    ``index``, the index in the record's ``moves`` of the move its first step belongs to (the replay
+    page's step showing the position before it), ``hand_move`` that index within the hand, ``part`` the
+    first step's place among that record move's steps (0 for an atomic move), ``position`` the count of
+    engine moves the game played before it (it seeds the decision's worlds) and ``move`` the record
+    move's text."""
 
     index: int
     hand_move: int
@@ -88,6 +106,13 @@ class DecisionPoint:
     part: int = 0
     position: int = -1
     move: str = ""
+    steps: tuple[str, ...] = ()
+    kind: str = DecisionKind.PLAY.value
+
+    @property
+    def line(self) -> list[Move]:
+        """The engine moves the seat played for this decision."""
+        return [parse_move(text) for text in (self.steps or (self.played,))]
 
 
 @dataclass(frozen=True)
@@ -102,13 +127,16 @@ class PlayedStep:
     seat: int
     move: Move
     choices: int
+    phase: Phase = Phase.PLAY
 
 
 @dataclass(frozen=True)
 class DecisionReview:
-    """A judged decision: the move played and the bot's, what it cost (``cost``: points of the side's
-    lead lost, positive when the played move was worse), whether that counts as costly, and a sentence
-    in plain words (empty when the seat played the bot's move)."""
+    """A judged decision: the line played and the better one (``bot``: the bot's, or a line going out;
+    the notation, steps joined with "; "), what it cost (``cost``: points of the side's lead lost,
+    positive when the played line was worse), whether that is a mistake (``mistake``: surely worse, by
+    more than the noise) and costly, and for a mistake a sentence in plain words (empty otherwise:
+    nothing to blame). ``kind`` is the decision's ``turns.DecisionKind`` value."""
 
     index: int
     hand_move: int
@@ -119,11 +147,14 @@ class DecisionReview:
     sentence: str
     move: str = ""
     part: int = 0
+    kind: str = DecisionKind.PLAY.value
+    mistake: bool = False
 
     def to_json(self) -> dict[str, Any]:
         """The decision as ``handfoot review --json`` prints it."""
         return {
             "index": self.index,
+            "kind": self.kind,
             "step": self.index,
             "hand_move": self.hand_move,
             "move": self.move,
@@ -135,8 +166,16 @@ class DecisionReview:
             "high": round(self.cost.high, 1),
             "worlds": self.cost.worlds,
             "costly": self.costly,
+            "mistake": self.mistake,
             "sentence": self.sentence,
         }
+
+    def cost_words(self) -> str:
+        """The cost as the review's pages print it: ``about 298 points (95%: 121 to 474, 32 deals)``."""
+        c = self.cost
+        mean, low, high = (round(x) for x in (c.mean, c.low, c.high))
+        mark = ", costly" if self.costly else ""
+        return f"about {plural(mean, 'point')} (95%: {low} to {high}, {plural(c.worlds, 'deal')}{mark})"
 
 
 @dataclass(frozen=True)
@@ -154,6 +193,23 @@ class HandReview:
         """The decisions that count as costly, the costliest first."""
         return tuple(d for d in self.decisions if d.costly)
 
+    @property
+    def mistakes(self) -> tuple[DecisionReview, ...]:
+        """The decisions that are mistakes (listed, with a sentence), the costliest first."""
+        return tuple(d for d in self.decisions if d.mistake)
+
+    def summary(self) -> str:
+        """The review's first line, as the command line and the browser's review page print it: ``Seat
+        0, hand 0: 12 decisions judged, 2 mistakes, 1 costly (about 298 points).`` (seats and hands
+        counted from 0, as in the record and ``--seat``)."""
+        costly = self.costly
+        lost = round(sum(max(d.cost.mean, 0.0) for d in costly))
+        tail = f" (about {plural(lost, 'point')})" if costly else ""
+        return (
+            f"Seat {self.seat}, hand {self.hand}: {plural(len(self.decisions), 'decision')} judged, "
+            f"{plural(len(self.mistakes), 'mistake')}, {len(costly)} costly{tail}."
+        )
+
     def to_json(self) -> dict[str, Any]:
         """The review as ``handfoot review --json`` prints it."""
         return {
@@ -165,6 +221,7 @@ class HandReview:
             "seed": self.settings.seed,
             "decisions": [d.to_json() for d in self.decisions],
             "costly": len(self.costly),
+            "mistakes": len(self.mistakes),
             "lost": round(sum(max(d.cost.mean, 0.0) for d in self.costly), 1),
         }
 
@@ -173,6 +230,12 @@ def costly(cost: Estimate) -> bool:
     """A decision is costly when its estimated cost is at least ``COSTLY_POINTS`` and the whole 95%
     interval lies above zero (the worlds agree the played move was worse)."""
     return cost.worlds >= 2 and cost.mean >= COSTLY_POINTS and cost.low > 0
+
+
+def mistake(cost: Estimate) -> bool:
+    """A decision is a mistake when the whole 95% interval of its cost lies above zero and the cost is
+    at least ``NOISE_POINTS``: a move within noise of the best is not one."""
+    return cost.worlds >= 2 and cost.mean >= NOISE_POINTS and cost.low > 0
 
 
 def _replayed(record: Record, stop: int | None = None) -> Game:
@@ -232,19 +295,32 @@ def hand_steps(record: Record, hand: int) -> tuple[Game, list[PlayedStep]]:
             state = game.state
             position = sum(len(moves) for moves in game.moves)
             choices = len(legal_for(state, game.legal_ids()))
-            out.append(PlayedStep(index, part, position, state.to_move, step, choices))
+            out.append(PlayedStep(index, part, position, state.to_move, step, choices, state.phase))
             game.apply(step)
     return before, out
 
 
-def _point(step: PlayedStep, start: int, record: Record) -> DecisionPoint:
+def spans(steps: list[PlayedStep]) -> list[range]:
+    """The hand's steps (``hand_steps``) cut into decisions (``turns.decision_spans``)."""
+    return decision_spans([s.seat for s in steps], [s.phase for s in steps], [s.move.action for s in steps])
+
+
+def _is_decision(steps: list[PlayedStep], span: range, seat: int) -> bool:
+    return steps[span.start].seat == seat and any(steps[at].choices > 1 for at in span)
+
+
+def _point(steps: list[PlayedStep], span: range, start: int, record: Record) -> DecisionPoint:
+    first = steps[span.start]
+    texts = tuple(move_text(steps[at].move) for at in span)
     return DecisionPoint(
-        step.index,
-        step.index - start,
-        move_text(step.move),
-        step.part,
-        step.position,
-        record.moves[step.index],
+        first.index,
+        first.index - start,
+        "; ".join(texts),
+        first.part,
+        first.position,
+        record.moves[first.index],
+        texts,
+        DecisionKind.of_phase(first.phase).value,
     )
 
 
@@ -267,12 +343,12 @@ def check_seat(record: Record, seat: int) -> None:
 
 
 def decision_points(record: Record, hand: int, seat: int) -> list[DecisionPoint]:
-    """``seat``'s decisions in hand ``hand`` (finished): its engine moves, staging steps included, where
-    it had a choice, in order, each tied to the record move it is a step of."""
+    """``seat``'s decisions in hand ``hand`` (finished), in order: each part of its turns (``spans``)
+    in which it had a choice, tied to the record move its first step is (a step of)."""
     check_seat(record, seat)
     start, _ = hand_bounds(record, hand)
     _, steps = hand_steps(record, hand)
-    return [_point(step, start, record) for step in steps if step.seat == seat and step.choices > 1]
+    return [_point(steps, span, start, record) for span in spans(steps) if _is_decision(steps, span, seat)]
 
 
 def _rng(record: Record, index: int, seat: int, settings: ReviewSettings, purpose: str) -> random.Random:
@@ -304,10 +380,18 @@ def judge(
     seat = game.state.to_move
     info = game.seat_info(seat)
     view = info.freeze()
-    played = parse_move(point.played)
+    kind = DecisionKind(point.kind)
+    played = point.line
     position = point.position if point.position >= 0 else sum(len(moves) for moves in game.moves)
-    better, legal = bot_move(game, record, position, settings)
-    if move_key(better) == move_key(played):
+    legal = legal_for(game.state, game.legal_ids())
+    better = bot_line(game, lambda g, steps: bot_move(g, record, position + steps, settings)[0], kind)
+    lines = [better]
+    if kind is DecisionKind.PLAY and not went_out(played_to_end(game, played), seat):
+        out = going_out_line(game.state)
+        if out is not None and not same_end(game, out, better):
+            lines.append(out)
+    lines = [line for line in lines if not same_end(game, played, line)]
+    if not lines:
         return DecisionReview(
             point.index,
             point.hand_move,
@@ -318,21 +402,48 @@ def judge(
             "",
             point.move,
             point.part,
+            point.kind,
         )
     side = seating_for(view.rules, view.players).side_of[seat]
-    rng = _rng(record, position, seat, settings, "judge")
-    cost = paired_cost(view, info.caps, played, better, side, settings.worlds, rng, settings.rounds)
-    sentence = describe(view, legal, played, better, following)
+    judged = []
+    for line in lines:  # every line on the same worlds
+        rng = _rng(record, position, seat, settings, "judge")
+        judged.append(
+            (
+                paired_cost(
+                    view,
+                    info.caps,
+                    played,
+                    line,
+                    side,
+                    settings.worlds,
+                    rng,
+                    settings.rounds,
+                    MORE_WORLDS * settings.worlds,
+                ),
+                line,
+            )
+        )
+    cost, line = max(judged, key=lambda pair: pair[0].mean)
+    blamed = mistake(cost)
+    sentence = ""
+    if blamed:
+        before = game.state
+        ours = outcome(before, played_to_end(game, played), played)
+        theirs = outcome(before, played_to_end(game, line), line)
+        sentence = describe(view, legal, kind, (played, ours), (line, theirs), following)
     return DecisionReview(
         point.index,
         point.hand_move,
         point.played,
-        move_text(better),
+        "; ".join(move_text(move) for move in line),
         cost,
-        costly(cost),
+        blamed and costly(cost),
         sentence,
         point.move,
         point.part,
+        point.kind,
+        blamed,
     )
 
 
@@ -351,10 +462,11 @@ def review_decision(
     """Judge one decision of ``decision_points(record, hand, seat)`` on its own (the record replayed to
     just before it), as ``review_hand`` judges it."""
     game, steps = hand_steps(record, hand)
-    for at, step in enumerate(steps):
-        if step.position == point.position:
-            return judge(game, record, point, settings, following_move(steps, at))
-        game.apply(step.move)
+    for span in spans(steps):
+        if steps[span.start].position == point.position:
+            return judge(game, record, point, settings, following_move(steps, span[-1]))
+        for at in span:
+            game.apply(steps[at].move)
     raise ReviewError(f"no move of hand {hand} is at position {point.position}", refused=False)
 
 
@@ -369,32 +481,34 @@ def review_hand(
     progress: Progress | None = None,
 ) -> HandReview:
     """Review ``seat``'s decisions in hand ``hand`` of ``record`` (None: the last finished hand); the
-    costliest first (ties in the order played). ``progress(done, total)`` is called after each
-    decision. Raises ReviewError (see its ``refused``)."""
+    mistakes first, each group the costliest first (ties in the order played). ``progress(done,
+    total)`` is called after each decision. Raises ReviewError (see its ``refused``)."""
     settings = settings or ReviewSettings()
     check_seat(record, seat)
     chosen = last_finished_hand(record) if hand is None else hand
     start, _ = hand_bounds(record, chosen)
     game, steps = hand_steps(record, chosen)
-    total = sum(1 for step in steps if step.seat == seat and step.choices > 1)
+    cut = spans(steps)
+    total = sum(1 for span in cut if _is_decision(steps, span, seat))
     reviews = []
-    for at, step in enumerate(steps):
-        if step.seat == seat and step.choices > 1:
-            point = _point(step, start, record)
-            reviews.append(judge(game, record, point, settings, following_move(steps, at)))
+    for span in cut:
+        if _is_decision(steps, span, seat):
+            point = _point(steps, span, start, record)
+            reviews.append(judge(game, record, point, settings, following_move(steps, span[-1])))
             if progress is not None:
                 progress(len(reviews), total)
-        game.apply(step.move)
+        for at in span:
+            game.apply(steps[at].move)
     return hand_review(record, chosen, seat, settings, reviews)
 
 
 def hand_review(
     record: Record, hand: int, seat: int, settings: ReviewSettings, reviews: Iterable[DecisionReview]
 ) -> HandReview:
-    """The review of ``seat``'s decisions ``reviews`` in hand ``hand`` of ``record``: the costliest
-    first, ties in the order played (``review_hand``'s, and the server's, whose decisions are judged in
-    worker processes)."""
-    ordered = sorted(reviews, key=lambda d: (-d.cost.mean, d.index, d.part))
+    """The review of ``seat``'s decisions ``reviews`` in hand ``hand`` of ``record``: the mistakes
+    first, then the rest, each the costliest first, ties in the order played (``review_hand``'s, and
+    the server's, whose decisions are judged in worker processes)."""
+    ordered = sorted(reviews, key=lambda d: (not d.mistake, -d.cost.mean, d.index, d.part))
     side = seating_for(record.rules, record.players).side_of[seat]
     return HandReview(hand, seat, side, settings, tuple(ordered))
 
@@ -404,6 +518,7 @@ __all__ = [
     "DEFAULT_SEARCH_WORLDS",
     "DEFAULT_WORLDS",
     "MAX_WORLDS",
+    "NOISE_POINTS",
     "DecisionPoint",
     "DecisionReview",
     "HandReview",
@@ -420,7 +535,9 @@ __all__ = [
     "hand_steps",
     "judge",
     "last_finished_hand",
+    "mistake",
     "played_as",
     "review_decision",
     "review_hand",
+    "spans",
 ]

@@ -64,7 +64,8 @@ export interface HandEndJson {
 
 /**
  * A seat's finished review of one hand (``review.HandReview``): its settings, its decisions (the
- * costliest first), how many were costly and the points they lost.
+ * mistakes first, each group the costliest first), how many were mistakes and costly, and the points
+ * the costly ones lost.
  */
 export interface HandReviewJson {
   hand: number;
@@ -75,6 +76,7 @@ export interface HandReviewJson {
   seed: number;
   decisions: ReviewedDecisionJson[];
   costly: number;
+  mistakes: number;
   lost: number;
 }
 
@@ -227,12 +229,14 @@ export interface ReviewAnswer {
 }
 
 /**
- * One judged decision of a hand review (``review.DecisionReview``): where it was, what the seat
- * played and what the bot would have, what it cost in points with a 95% interval over ``worlds``
- * worlds, and a sentence.
+ * One judged decision of a hand review (``review.DecisionReview``): where it was, which part of a
+ * turn it is (``kind``: draw, play, answer or foot), what the seat played and the better line, what
+ * it cost in points with a 95% interval over ``worlds`` worlds, whether it is a mistake (listed) and
+ * costly, and for a mistake a sentence.
  */
 export interface ReviewedDecisionJson {
   index: number;
+  kind: string;
   step: number;
   hand_move: number;
   move: string;
@@ -244,6 +248,7 @@ export interface ReviewedDecisionJson {
   high: number;
   worlds: number;
   costly: boolean;
+  mistake: boolean;
   sentence: string;
 }
 

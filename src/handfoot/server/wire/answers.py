@@ -243,11 +243,13 @@ class ReplayStepAnswer(TypedDict):
 # --- hand reviews ---------------------------------------------------------------------------------
 @with_config(_STRICT)
 class ReviewedDecisionJson(TypedDict):
-    """One judged decision of a hand review (``review.DecisionReview``): where it was, what the seat
-    played and what the bot would have, what it cost in points with a 95% interval over ``worlds``
-    worlds, and a sentence."""
+    """One judged decision of a hand review (``review.DecisionReview``): where it was, which part of a
+    turn it is (``kind``: draw, play, answer or foot), what the seat played and the better line, what
+    it cost in points with a 95% interval over ``worlds`` worlds, whether it is a mistake (listed) and
+    costly, and for a mistake a sentence."""
 
     index: int
+    kind: str
     step: int
     hand_move: int
     move: str
@@ -259,13 +261,15 @@ class ReviewedDecisionJson(TypedDict):
     high: float
     worlds: int
     costly: bool
+    mistake: bool
     sentence: str
 
 
 @with_config(_STRICT)
 class HandReviewJson(TypedDict):
     """A seat's finished review of one hand (``review.HandReview``): its settings, its decisions (the
-    costliest first), how many were costly and the points they lost."""
+    mistakes first, each group the costliest first), how many were mistakes and costly, and the points
+    the costly ones lost."""
 
     hand: int
     seat: int
@@ -275,6 +279,7 @@ class HandReviewJson(TypedDict):
     seed: int
     decisions: list[ReviewedDecisionJson]
     costly: int
+    mistakes: int
     lost: float
 
 
