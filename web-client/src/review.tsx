@@ -1,6 +1,7 @@
-// "How did I play?": a seat's review of a finished hand, asked of the server and read here. Each
-// decision that differs from the strong bot's says what it cost (with its 95% interval and the worlds
-// it rests on), why in plain words, and links to that position in the replay (once the game is over).
+// "How did I play?": a seat's review of a finished hand, asked of the server and read here. It lists the
+// same items as ``handfoot review``, in the same words: the mistakes, each with what it changed and what
+// was better, what it cost (with its 95% interval and the deals it rests on), and a link to that
+// position in the replay. Seats and hands are counted from 0 there and here.
 import { useEffect, useState } from "preact/hooks";
 import { api, type ReviewJob, type ReviewedDecision } from "./api";
 import { secretsOf } from "./store";
@@ -14,8 +15,25 @@ function askedHand(): number | undefined {
   return Number.isFinite(n) && n >= 0 ? n : undefined;
 }
 
-function points(n: number): string {
-  return `${Math.round(n)}`;
+function plural(n: number, word: string): string {
+  return `${n} ${n === 1 ? word : `${word}s`}`;
+}
+
+// The parts of a turn, named as ``handfoot review`` names them (``review_cmd.KIND_WORDS``).
+const KIND_WORDS: Record<string, string> = { draw: "the draw", play: "lay-down and discard", answer: "the answer", foot: "the Foot" };
+
+/** The cost as ``DecisionReview.cost_words`` says it on the command line. */
+export function costWords(d: ReviewedDecision): string {
+  const mark = d.costly ? ", costly" : "";
+  return `about ${plural(Math.round(d.cost), "point")} (95%: ${Math.round(d.low)} to ${Math.round(d.high)}, ${plural(d.worlds, "deal")}${mark})`;
+}
+
+/** The review's first line as ``HandReview.summary`` prints it (seats and hands counted from 0, as in the record). */
+export function summary(r: NonNullable<ReviewJob["review"]>): string {
+  const costly = r.decisions.filter((d) => d.costly);
+  const lost = Math.round(costly.reduce((sum, d) => sum + Math.max(d.cost, 0), 0));
+  const tail = costly.length ? ` (about ${plural(lost, "point")})` : "";
+  return `Seat ${r.seat}, hand ${r.hand}: ${plural(r.decisions.length, "decision")} judged, ${plural(r.mistakes, "mistake")}, ${costly.length} costly${tail}.`;
 }
 
 export function DecisionItem({ tableId, d }: { tableId: string; d: ReviewedDecision }) {
@@ -23,8 +41,7 @@ export function DecisionItem({ tableId, d }: { tableId: string; d: ReviewedDecis
     <li class={`review-decision${d.costly ? " costly" : ""}`}>
       <p class="review-sentence">{d.sentence}</p>
       <p class="muted">
-        You played <code>{d.played}</code>; the bot: <code>{d.bot}</code>. Cost {points(d.cost)} points (95%: {points(d.low)} to {points(d.high)}, {d.worlds} worlds)
-        {d.costly ? <strong> costly</strong> : null} · <a href={`/replay/${tableId}?step=${d.step}`}>see this position</a>
+        Step {d.step}, {KIND_WORDS[d.kind] ?? d.kind}: {costWords(d)} · <a href={`/replay/${tableId}?step=${d.step}`}>see this position in the replay</a>
       </p>
     </li>
   );
@@ -63,7 +80,7 @@ export function ReviewPage({ tableId }: { tableId: string }) {
   }, [tableId, token]);
 
   const review = job?.review ?? null;
-  const differ = review ? review.decisions.filter((d) => d.played !== d.bot) : [];
+  const mistakes = review ? review.decisions.filter((d) => d.mistake) : [];
   return (
     <div class="page review">
       <Header />
@@ -76,22 +93,20 @@ export function ReviewPage({ tableId }: { tableId: string }) {
         ) : null}
         {job && !review && !problem ? (
           <p role="status">
-            Hand {job.hand + 1}, seat {job.seat + 1}: judging your decisions… <progress max={job.total || 1} value={job.done} /> {job.done} of {job.total || "?"}
+            Seat {job.seat}, hand {job.hand}: judging your decisions… <progress max={job.total || 1} value={job.done} /> {job.done} of {job.total || "?"}
           </p>
         ) : null}
         {review ? (
           <section aria-label="Your review">
             <p role="status">
-              Hand {review.hand + 1}, seat {review.seat + 1}: {review.decisions.length} decisions, {differ.length} unlike the bot's, {review.costly} costly
-              {review.costly ? ` (about ${points(review.lost)} points)` : ""}. Each is judged on {review.worlds} deals of the cards you could not see, played on by the same bots.
+              {summary(review)} Each decision is judged on {review.worlds} or more deals of the cards you could not see, played on by the same bots.
             </p>
-            {differ.length === 0 ? <p>Every decision was the bot's own.</p> : null}
+            {mistakes.length === 0 ? <p>No decision cost points beyond the noise of the estimate.</p> : null}
             <ol class="review-list">
-              {differ.map((d) => (
-                <DecisionItem key={d.index} tableId={tableId} d={d} />
+              {mistakes.map((d) => (
+                <DecisionItem key={`${d.index}-${d.part}-${d.kind}`} tableId={tableId} d={d} />
               ))}
             </ol>
-            <p class="muted">The replay opens once the game is over.</p>
           </section>
         ) : null}
       </main>
