@@ -7,8 +7,9 @@
 (kitchen-table, 4 players), one core; run it with ``PYTHONPATH=build/compiled`` for the compiled engine
 and bots. ``planted``: for each seed, a kitchen-table hand played by the heuristic in which seat 0's
 first discard early in the hand is replaced by a bad one (``tests/fixtures/review/make_records.py``'s
-rule), reviewed; prints the planted decision's rank among seat 0's decisions (0: the costliest), and
-the share ranked among the three costliest.
+rule), reviewed; prints the rank of the decision the planted discard ends (0: the first listed; the
+mistakes come first, the costliest first), and the share ranked among the first three. The review
+tests' larger corpus (five kinds, four presets) is ``tests/review/corpus.py``.
 """
 
 from __future__ import annotations
@@ -37,6 +38,7 @@ def time_reviews(worlds: int) -> None:
         judged = sum(1 for d in review.decisions if d.cost.worlds)
         print(
             f"{path.stem}: {len(review.decisions)} decisions, {judged} judged on worlds, "
+            f"{sum(d.mistake for d in review.decisions)} mistakes, "
             f"{cpu:.1f} s CPU, {wall:.1f} s wall",
             flush=True,
         )
@@ -54,7 +56,9 @@ def planted(kind: str, seeds: int, worlds: int, rounds: int) -> None:
             continue  # nothing to plant in this hand
         tried += 1
         review = review_hand(parse_record(data), 0, settings=ReviewSettings(worlds=worlds, rounds=rounds))
-        rank = [d.index for d in review.decisions].index(at)
+        record = parse_record(data)
+        ends = [d.index <= at and d.played.endswith(record.moves[at]) for d in review.decisions]
+        rank = ends.index(True)  # the decision (lay-down and discard) the planted discard ends
         top3 += rank < 3
         d = review.decisions[rank]
         print(

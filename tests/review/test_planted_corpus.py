@@ -158,3 +158,21 @@ def test_melds_laid_in_another_order_are_the_same_decision() -> None:
             checked += 1
             break
     assert checked >= 3, "the corpus has decisions with melds to reorder"
+
+
+def test_a_hint_says_the_risk_of_a_discard_as_a_risk() -> None:
+    """The reason given for a discard of a rank the next player's side has down is not that it has
+    them down (that is the risk of the discard): the hint names the risk as one."""
+    from handfoot.bots.base import legal_for
+    from handfoot.bots.hint import explain
+
+    hand = planted("feed", "kitchen-table", 2)
+    game, steps = hand_steps(hand.record, 0)
+    for step in steps:
+        if step.position == hand.position:
+            break
+        game.apply(step.move)
+    view = game.seat_info(0).freeze()
+    reason = explain(view, legal_for(game.state, game.legal_ids()), step.move)
+    assert "though the next player's side has" in reason and "could take the pile" in reason, reason
+    assert not reason.endswith("has them down"), reason
