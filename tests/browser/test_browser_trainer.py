@@ -207,7 +207,7 @@ def test_rules_panel_rule_lines_and_the_review_link(server: tuple[str, list[str]
         link.click()
     review = opened.value
     review.on("pageerror", lambda exc: errors.append(str(exc)))
-    review.wait_for_selector(".review-list", timeout=600_000)
+    review.wait_for_selector("section[aria-label='Your review']", timeout=600_000)
     text = review.locator("main").inner_text()
     assert f"Seat {ME}, hand 0:" in text, "seats and hands counted as ``handfoot review`` counts them"
     fetched = review.evaluate(

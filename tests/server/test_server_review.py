@@ -148,7 +148,7 @@ def test_the_review_page_asks_for_the_review_and_reads_it(server: tuple[str, int
             page.goto(f"{base}/")
             page.evaluate("(v) => localStorage.setItem('handfoot.recent', v)", remembered)
             page.goto(f"{base}/review/{TABLE}?hand=0")
-            page.wait_for_selector(".review-list", timeout=300_000)
+            page.wait_for_selector("section[aria-label='Your review']", timeout=300_000)
             items = page.locator(".review-decision")
             listed = [d for d in read(base, TOKENS[0], 0).json()["review"]["decisions"] if d["mistake"]]
             assert items.count() == len(listed), "the page lists the mistakes, as the command line does"

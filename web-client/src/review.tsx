@@ -101,12 +101,15 @@ export function ReviewPage({ tableId }: { tableId: string }) {
             <p role="status">
               {summary(review)} Each decision is judged on {review.worlds} or more deals of the cards you could not see, played on by the same bots.
             </p>
-            {mistakes.length === 0 ? <p>No decision cost points beyond the noise of the estimate.</p> : null}
-            <ol class="review-list">
-              {mistakes.map((d) => (
-                <DecisionItem key={`${d.index}-${d.part}-${d.kind}`} tableId={tableId} d={d} />
-              ))}
-            </ol>
+            {mistakes.length === 0 ? (
+              <p>No decision cost points beyond the noise of the estimate.</p>
+            ) : (
+              <ol class="review-list">
+                {mistakes.map((d) => (
+                  <DecisionItem key={`${d.index}-${d.part}-${d.kind}`} tableId={tableId} d={d} />
+                ))}
+              </ol>
+            )}
           </section>
         ) : null}
       </main>
