@@ -11,6 +11,7 @@ until Ctrl+C or SIGTERM and calls ``on_ready`` once connections are being accept
 from __future__ import annotations
 
 import errno
+import logging
 import socket
 from collections.abc import Callable
 
@@ -130,11 +131,27 @@ class _Server(uvicorn.Server):
             self._on_ready()
 
 
+# What the WebSocket library says of every connection, through uvicorn's logger: uvicorn's own line
+# ('... "WebSocket /ws/tables/ID" [accepted]') already names each one, so these are dropped.
+_CONNECTION_CHATTER = frozenset({"connection open", "connection closed"})
+
+
+class QuietConnections(logging.Filter):
+    """Drops the "connection open" and "connection closed" lines, so a browser's connection to a table
+    is one line of the log (uvicorn's "[accepted]" or its refusal) and a plain page none (uvicorn's line
+    per request is off unless asked for)."""
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        """False for the connection chatter, true for every other record."""
+        return record.msg not in _CONNECTION_CHATTER
+
+
 def serve(app: FastAPI, settings: Settings, sock: socket.socket, on_ready: Callable[[], None]) -> None:
     """Run ``app`` (``create_app(settings)``) on ``sock`` (from ``listen``) until Ctrl+C or SIGTERM;
     ``on_ready`` is called once the application has started (its storage open) and the socket accepts
     connections."""
     options = uvicorn_options(settings.max_connections, settings.access_log)
-    config = uvicorn.Config(app, log_level="info", **options)
+    config = uvicorn.Config(app, log_level="info", **options)  # configures uvicorn's loggers
+    logging.getLogger("uvicorn.error").addFilter(QuietConnections())
     tune_collector()
     _Server(config, on_ready).run(sockets=[sock])
