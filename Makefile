@@ -44,8 +44,11 @@ lock: $(BIN)/python
 # (HANDFOOT_DATA or --data chooses another), where an installed `handfoot serve` uses the platform's.
 ARGS ?= serve
 HERE := $(if $(wildcard $(PWD)/.),$(PWD),$(CURDIR))
+# Ctrl+C stops the program quietly: the recipe's shell waits for it (a no-op trap, which the program does
+# not inherit) and counts its exit by Ctrl+C (130) as a success, so make prints no "Error 130".
 run: $(VENV)/.run-installed
-	@cd "$(HERE)" && HANDFOOT_DATA="$${HANDFOOT_DATA:-$(CURDIR)/handfoot-data}" "$(abspath $(BIN))/handfoot" $(ARGS)
+	@trap : INT; cd "$(HERE)" && HANDFOOT_DATA="$${HANDFOOT_DATA:-$(CURDIR)/handfoot-data}" "$(abspath $(BIN))/handfoot" $(ARGS); \
+	status=$$?; [ $$status -ne 130 ] || status=0; exit $$status
 
 lint: $(VENV)/.dev-installed
 	$(BIN)/ruff check src tests tools examples hatch_build.py $(wildcard benchmarks)

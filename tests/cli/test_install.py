@@ -5,8 +5,10 @@ from __future__ import annotations
 
 import json
 import os
+import signal
 import subprocess
 import sys
+import time
 import tomllib
 from pathlib import Path
 
@@ -119,3 +121,28 @@ def test_make_run_keeps_the_data_in_the_project_folder(tmp_path: Path) -> None:
     done = subprocess.run(command, cwd=tmp_path, env=env, capture_output=True, text=True, check=False)
     assert done.returncode == 0, done.stderr
     assert f'HANDFOOT_DATA="${{HANDFOOT_DATA:-{ROOT}/handfoot-data}}"' in done.stdout
+
+
+def test_make_run_stopped_by_ctrl_c_exits_quietly(tmp_path: Path) -> None:
+    """Ctrl+C in the terminal (SIGINT to make and the server alike) stops `make run` without make's
+    "make: *** [Makefile:..: run] Error 130", which reads as a failure."""
+    port = 20000 + os.getpid() % 20000
+    env = {**os.environ, "PWD": str(tmp_path), "HANDFOOT_DATA": str(tmp_path)}
+    args = f"ARGS=serve --port {port}"
+    command = ["make", "-C", str(ROOT), "run", f"VENV={sys.prefix}", args]
+    log = tmp_path / "out.txt"
+    with log.open("w") as out:
+        run = subprocess.Popen(
+            command, cwd=tmp_path, env=env, stdout=out, stderr=subprocess.STDOUT, start_new_session=True
+        )
+    try:
+        deadline = time.monotonic() + 60
+        while "is ready" not in log.read_text():
+            assert run.poll() is None and time.monotonic() < deadline, log.read_text()
+            time.sleep(0.2)
+        os.killpg(run.pid, signal.SIGINT)  # what a terminal sends its foreground group on Ctrl+C
+        run.wait(timeout=30)
+    finally:
+        if run.poll() is None:
+            os.killpg(run.pid, signal.SIGKILL)
+    assert "***" not in log.read_text() and "Error" not in log.read_text(), log.read_text()
