@@ -136,7 +136,7 @@ def open_table(browser: Browser, url: str, name: str, width: int = 1366, height:
 
 
 def offered_melds(page: Page) -> list[str]:
-    found: list[str] = page.locator(".meld-row.mine button.meld").evaluate_all(
+    found: list[str] = page.locator(".meld-row.mine .meld.addable").evaluate_all(
         "els => els.map(e => e.dataset.rank)"
     )
     return found
@@ -156,15 +156,15 @@ def test_any_card_of_a_rank_is_offered_onto_its_meld(
             assert offered_melds(page) == [rank], (chosen, offered_melds(page))
             page.get_by_role("button", name="Clear").click()
         meld = page.locator(f'.meld-row.mine .meld[data-rank="{rank}"]')
-        size = meld.locator(".card").count()
+        size = int(meld.locator(".chip-count").inner_text())
         select(page, cards)
         page.screenshot(path=str(SCREENSHOTS / "offers-add-1366x768.png"), full_page=False)
         version = felt(page)["version"]
-        page.locator(f'.meld-row.mine button.meld[data-rank="{rank}"]').click()
+        page.locator(f'.meld-row.mine .meld.addable[data-rank="{rank}"]').click()
         wait_changed(page, version)
         page.wait_for_function(
-            "([r, n]) => document.querySelectorAll("
-            "`.meld-row.mine .meld[data-rank='${r}'] .card`).length >= n",
+            "([r, n]) => Number(document.querySelector("
+            "`.meld-row.mine .meld[data-rank='${r}'] .chip-count`)?.textContent) >= n",
             arg=[rank, size + 2],
         )
         assert not page.get_by_test_id("refusal").is_visible()

@@ -48,8 +48,14 @@ export function Card({ code, small, selected, staged, fresh, onClick, label }: C
   const face = (
     <>
       <span class="corner" aria-hidden="true">
-        <span class="rank">{rankLabel(code)}</span>
-        <span class="suit">{code === "JK" ? "" : SUIT_SYMBOL[suit]}</span>
+        {code === "JK" ? (
+          <span class="rank joker-word">JOKER</span>
+        ) : (
+          <>
+            <span class="rank">{rankLabel(code)}</span>
+            <span class="suit">{SUIT_SYMBOL[suit]}</span>
+          </>
+        )}
       </span>
       <span class="pip" aria-hidden="true">
         {code === "JK" ? "★" : SUIT_SYMBOL[suit]}
@@ -57,7 +63,8 @@ export function Card({ code, small, selected, staged, fresh, onClick, label }: C
       {staged ? <span class="staged-tag" aria-hidden="true">{staged}</span> : null}
     </>
   );
-  const name = label ?? cardName(code);
+  // A card button's name starts with what it shows ("A♥ ace of hearts"), as speech control expects.
+  const name = label ?? `${code === "JK" ? "Joker:" : `${rankLabel(code)}${SUIT_SYMBOL[suit] ?? ""}`} ${cardName(code)}`;
   if (onClick) {
     return (
       <button

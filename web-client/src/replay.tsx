@@ -246,6 +246,7 @@ export function ReplayPage({ tableId }: { tableId: string }) {
         <section class="melds-area" aria-label="Melds">
           {owners.map((owner) => (
             <MeldRow
+                owner={owner}
               key={owner}
               title={`${ownerName(owner)}: melds`}
               melds={view.melds.filter((m) => m.owner === owner)}

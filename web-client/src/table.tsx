@@ -8,16 +8,16 @@
 import { useEffect, useMemo, useRef, useState } from "preact/hooks";
 import { api, ApiError, type HintMessage, type InviteMessage, type LastMove, type Refused, type ServerMessage, type StateMessage, type TableSummary, type Welcome } from "./api";
 import { groupByRank, sortCards } from "./cards";
-import { Card, CardBack, HandBreakdown, Header, ScoreSheet } from "./components";
-import { fourColours, remember, saveName, savedName, secretsOf, setFourColours, setSound, soundOn } from "./store";
+import { Card, CardBack, Header, ScoreSheet } from "./components";
+import { fourColours, remember, secretsOf, setFourColours, setSound, soundOn } from "./store";
 import { connect, type Connection, type Status } from "./table/connection";
 import { describeEvent, shortAction, type LogEntry } from "./table/history";
 import { hintSelection, indexesOf, meldMove } from "./table/moves";
 import { canAddTo, goWithPile, openingWords, pickupFor, sameCards, stepsFor, stepTo, without, type Offers, type To } from "./table/offers";
-import { useCompact } from "./table/chips";
 import { HostPanel } from "./table/host";
-import { ReadingLine, WaitingNotice } from "./table/pacing";
-import { MeldRow, SeatCards, SidesStatus } from "./table/regions";
+import { WaitingNotice } from "./table/pacing";
+import { BadLink, HandEndDialog, JoinForm, winsText } from "./table/dialogs";
+import { MeldRow, OwnerStatus, SeatCards } from "./table/regions";
 import { freshCards, HISTORY_KEPT, isNew, withMove } from "./table/store";
 import { RulesPanel } from "./rules_panel";
 import { RuleLessonLine, tableRules, useRuleLessons } from "./rule_lessons";
@@ -39,9 +39,7 @@ export function seatLabel(table: TableSummary | undefined, seat: number, me: num
   if (s?.kind === "bot" && s.name === null) name = `${capital(s.bot ?? "bot")} bot ${seat + 1}`;
   return seat === me ? `${name} (you)` : name;
 }
-export function winsText(name: string, seats: number): string {
-  return `${name} ${seats > 1 ? "win" : "wins"}`;
-}
+export { winsText };
 
 function capital(text: string): string {
   return text.slice(0, 1).toUpperCase() + text.slice(1);
@@ -66,21 +64,6 @@ function chime(): void {
   } catch {
     // No audio here: the tab title still says it is your turn.
   }
-}
-function BadLink({ title, message }: { title: string; message: string }) {
-  return (
-    <div class="page">
-      <Header />
-      <main class="panel bad-link" data-testid="bad-link">
-        <h1>{title}</h1>
-        <p role="alert">{message}</p>
-        <p>
-          Ask whoever sent you the link for a new one, or open a table of your own.{" "}
-          <a href="/">Go to the lobby</a>
-        </p>
-      </main>
-    </div>
-  );
 }
 export function TablePage({ tableId, link, play }: { tableId: string; link: LinkSecrets; play: boolean }) {
   const known = secretsOf(tableId);
@@ -115,37 +98,6 @@ export function TablePage({ tableId, link, play }: { tableId: string; link: Link
   }
   return <Table tableId={tableId} token={token} watchKey={key} hostKey={host} />;
 }
-function JoinForm({ summary, onJoin, problem }: { summary: TableSummary; onJoin: (name: string) => void; problem: string | null }) {
-  const [value, setValue] = useState(savedName());
-  return (
-    <div class="overlay" role="dialog" aria-modal="true" aria-labelledby="join-title">
-      <div class="dialog join">
-        <h2 id="join-title">Join the table</h2>
-        <p>
-          {summary.rules} · {plural(summary.players, "player")} · {summary.seats.filter((s) => s.kind === "human" && s.joined).length} joined so far
-        </p>
-        <form
-          onSubmit={(ev) => {
-            ev.preventDefault();
-            const clean = value.trim();
-            if (!clean) return;
-            saveName(clean);
-            onJoin(clean);
-          }}
-        >
-          <label for="join-name">Your name at this table</label>
-          <input id="join-name" value={value} maxLength={32} required autoFocus onInput={(e) => setValue((e.target as HTMLInputElement).value)} />
-          <button type="submit" class="primary">
-            Sit down
-          </button>
-        </form>
-        {problem ? <p class="field-error">{problem}</p> : null}
-        <p class="muted">No account needed: your link holds your seat's secret, and this browser remembers it. Keep the link to come back from another device.</p>
-      </div>
-    </div>
-  );
-}
-
 type HintState = { kind: "none" } | { kind: "asking"; version: number } | { kind: "shown"; hint: HintMessage } | { kind: "refused"; message: string };
 type Drawer = "history" | "scores" | "trainer" | "host" | null;
 
@@ -188,7 +140,6 @@ function Table({ tableId, token, watchKey, hostKey }: { tableId: string; token: 
   const [hostProblem, setHostProblem] = useState<string | null>(null);
   const [invite, setInvite] = useState<InviteMessage | null>(null);
   const [revoked, setRevoked] = useState<string | null>(null);
-  const compact = useCompact();
   const [joinProblem, setJoinProblem] = useState<string | null>(null);
   const [sound, setSoundState] = useState(soundOn());
   const [four, setFour] = useState(fourColours());
@@ -737,12 +688,8 @@ function Table({ tableId, token, watchKey, hostKey }: { tableId: string; token: 
               {lastTurnText}
             </div>
           ) : null}
-          {notice ? (
-            <div class="notice" role="status" data-testid="notice" onClick={() => setNotice(null)}>
-              {notice}
-            </div>
-          ) : null}
-          <RuleLessonLine lessons={lessons} />
+          {/* One message at a time, in one place (the first that applies): a refusal, why a button did
+              nothing, a connection error, a notice, a rule explained; the next shows once it is gone. */}
           {refused ? (
             <div class="refusal" role="alert" data-testid="refusal">
               <strong>Not allowed:</strong> {sentenceWords(refused.message)} Nothing changed.{" "}
@@ -754,20 +701,24 @@ function Table({ tableId, token, watchKey, hostKey }: { tableId: string; token: 
                 Rule <code>{refused.rule}</code>; your move <code>{refused.move}</code> was not played.
               </details>
             </div>
-          ) : null}
-          {why ? (
+          ) : why ? (
             <div class="refusal" role="alert" data-testid="why-not">
               <strong>Not now:</strong> {sentenceWords(why)}{" "}
               <button type="button" class="link" onClick={() => setWhy(null)}>
                 Dismiss
               </button>
             </div>
-          ) : null}
-          {error ? (
+          ) : error ? (
             <div class="refusal" role="alert">
               {capital(error)}
             </div>
-          ) : null}
+          ) : notice ? (
+            <div class="notice" role="status" data-testid="notice" onClick={() => setNotice(null)}>
+              {notice}
+            </div>
+          ) : (
+            <RuleLessonLine lessons={lessons} />
+          )}
           {me !== null ? (
             <>
               <div class="me-head">
@@ -912,7 +863,7 @@ function Table({ tableId, token, watchKey, hostKey }: { tableId: string; token: 
         </section>
 
         <section class="opponents" aria-label="Other players, in the order they play">
-          <div class="score-line" data-testid="score">
+          <div class={`score-line ${sideNames.length > 2 ? "many" : ""}`} data-testid="score">
             <span>
               <strong class="rules-name">{table.rules} · </strong>hand {view.hand_index + 1}
             </span>
@@ -982,7 +933,6 @@ function Table({ tableId, token, watchKey, hostKey }: { tableId: string; token: 
               {outlook.stock}
             </p>
           ) : null}
-          <SidesStatus view={view} owners={owners} ownerName={ownerName} ownerSide={ownerSide} mine={myOwner} />
         </section>
 
         <section class="melds-area" aria-label="Melds" tabIndex={0}>
@@ -991,15 +941,16 @@ function Table({ tableId, token, watchKey, hostKey }: { tableId: string; token: 
             .sort((a, b) => (a === myOwner ? -1 : b === myOwner ? 1 : a - b))
             .map((owner) => (
               <MeldRow
+                owner={owner}
                 key={owner}
-                title={owner === myOwner ? `Your ${(seating.sides[mySide ?? 0]?.length ?? 0) > 1 && rules.meld_owner === "side" ? "side's " : ""}melds` : `${ownerName(owner)}: melds`}
+                title={owner === myOwner ? `Your ${(seating.sides[mySide ?? 0]?.length ?? 0) > 1 && rules.meld_owner === "side" ? "side's " : ""}melds` : ownerName(owner)}
                 melds={view.melds.filter((m) => m.owner === owner)}
                 bookSize={bookSize}
                 books={view.books[owner]}
                 mine={owner === myOwner}
                 canAddTo={canAdd}
                 onAdd={addTo}
-                compact={compact}
+                status={<OwnerStatus minimum={view.minimums[owner]} down={Boolean(view.down[owner])} redThrees={owners.find((o) => ownerSide(o) === ownerSide(owner)) === owner ? (view.red_threes[ownerSide(owner)] ?? []) : []} />}
               />
             ))}
         </section>
@@ -1121,45 +1072,18 @@ function Table({ tableId, token, watchKey, hostKey }: { tableId: string; token: 
         {me !== null && token && !myName && !table.seats[me]?.name ? <JoinForm summary={table} onJoin={(n) => void join(n)} problem={joinProblem} /> : null}
 
         {endShown !== null && (lastHand || table.finished) ? (
-          <div class="overlay" role="dialog" aria-modal="true" aria-labelledby="hand-end-title">
-            <div class="dialog">
-              <h2 id="hand-end-title">
-                {lastHand ? (
-                  <>
-                    Hand {endShown + 1} is over
-                    {lastHand.went_out !== null ? ` — ${label(lastHand.went_out)} went out` : lastHand.reason === "stock_out" || lastHand.reason === "stock_empty" ? " — the stock ran out" : ""}
-                  </>
-                ) : (
-                  "The host ended the game"
-                )}
-              </h2>
-              {lastHand ? <HandBreakdown sides={sideNames} hand={lastHand} /> : null}
-              {ended && lastHand ? <p>The host ended the game after this hand.</p> : null}
-              {lastHand && me !== null && token ? (
-                <p class="review-link">
-                  <a href={`/review/${tableId}?hand=${endShown}`} target="_blank" rel="noopener" data-testid="review-link">
-                    Review this hand: how did I play?
-                  </a>
-                </p>
-              ) : null}
-              <ReadingLine table={table} me={me} label={label} />
-              <h3>Score sheet</h3>
-              <ScoreSheet sides={sideNames} hands={table.hands} totals={table.totals} winner={table.winner} finished={table.finished} />
-              {table.finished ? (
-                <>
-                  <p class="winner-line" data-testid="winner">
-                    {table.winner === null ? (ended && !table.hands.length ? "No hand was finished." : "The game ends in a tie.") : `${winsText(sideNames[table.winner] ?? "?", seating.sides[table.winner]?.length ?? 1)} the game!`}
-                  </p>
-                  <p>
-                    <a href={`/replay/${tableId}`}>Replay the game move by move</a>
-                  </p>
-                </>
-              ) : null}
-              <button type="button" class="primary" autoFocus onClick={closeEnd}>
-                {table.finished ? "Close" : "Next hand"}
-              </button>
-            </div>
-          </div>
+          <HandEndDialog
+            tableId={tableId}
+            table={table}
+            hand={endShown}
+            lastHand={lastHand}
+            sideNames={sideNames}
+            sideSizes={seating.sides.map((seats) => seats.length)}
+            label={label}
+            me={me}
+            reviewable={token !== null}
+            onClose={closeEnd}
+          />
         ) : null}
       </main>
     </div>

@@ -1,6 +1,6 @@
 import { describe, expect, test } from "vitest";
 import type { MeldView } from "../api";
-import { chipRank, meldKind } from "./chips";
+import { bookMark, chipRank, meldFace, meldKind } from "./chips";
 
 const meld = (rank: string, cards: string[], wilds: number): MeldView => ({ owner: 0, rank, cards, wilds });
 
@@ -16,5 +16,12 @@ describe("meld chips", () => {
     expect(meldKind(meld("K", Array(7).fill("KS"), 0), 7)).toBe("clean book");
     expect(meldKind(meld("K", [...Array(6).fill("KS"), "JK"], 1), 7)).toBe("dirty book");
     expect(meldKind(meld("W", Array(7).fill("JK"), 7), 7)).toBe("wild book");
+  });
+  test("a stack's face is its rank; a book's mark is clean or dirty, none before it is a book", () => {
+    expect(meldFace(meld("T", ["TS", "TH", "TD"], 0))).toBe("10");
+    expect(bookMark(meld("K", Array(6).fill("KS"), 0), 7)).toBeNull();
+    expect(bookMark(meld("K", Array(7).fill("KS"), 0), 7)).toBe("clean");
+    expect(bookMark(meld("K", [...Array(6).fill("KS"), "2C"], 1), 7)).toBe("dirty");
+    expect(bookMark(meld("W", Array(7).fill("JK"), 7), 7)).toBe("clean");
   });
 });

@@ -1,12 +1,14 @@
-// Melds on a phone: each meld a small chip with its rank and size (a book's border says clean or dirty),
-// so a side's melds fit on one or two lines. Tapping a chip shows that meld's cards; with cards selected
-// that may go onto it (the server's legal list says so), the chip adds them instead, in one tap.
+// Melds as stacks, at every size (as Board Game Arena shows a canasta table): one small stack per meld with
+// its face (the rank, or a run's span), its card count, its wilds and, once it is a book, a clean or dirty
+// mark, so every seat's melds fit on the table during a turn. Tapping a stack shows that meld's cards;
+// with cards selected that may go onto it (the engine's offers say so), the stack takes them instead, in
+// one tap.
 import { useEffect, useRef, useState } from "preact/hooks";
 import type { MeldView } from "../api";
 import { Card } from "../components";
 import { meldWords } from "./words";
 
-/** The media query under which melds are shown as chips: a phone, upright or sideways. */
+/** The media query under which the page is phone-sized (upright or sideways). */
 export const COMPACT_QUERY = "(max-width: 600px), (max-height: 500px)";
 
 /** True while the window is phone-sized (``COMPACT_QUERY``), following changes (a phone turned). */
@@ -28,6 +30,12 @@ export function chipRank(rank: string): string {
   return rank === "T" ? "10" : rank === "W" ? "wild" : rank;
 }
 
+/** What a stack shows on its face: the rank of a meld of one rank ("K", "10", "wild"). A meld of
+ * another shape (a run of one suit, under a house rule that allows runs) gives its own face here. */
+export function meldFace(meld: MeldView): string {
+  return chipRank(meld.rank);
+}
+
 /** What a meld is, in words: "clean book", "dirty book", "wild book", or its card count. */
 export function meldKind(meld: MeldView, bookSize: number): string {
   if (meld.cards.length < bookSize) return `${meld.cards.length} ${meld.cards.length === 1 ? "card" : "cards"}`;
@@ -47,6 +55,14 @@ export function useGrown(melds: readonly MeldView[]): Set<string> {
   return grown;
 }
 
+/** The clean or dirty mark of a book ("clean", "dirty"); null while the meld is not a book. A book of
+ * wilds is clean. */
+export function bookMark(meld: MeldView, bookSize: number): "clean" | "dirty" | null {
+  if (meld.cards.length < bookSize) return null;
+  return meld.wilds === 0 || meld.rank === "W" ? "clean" : "dirty";
+}
+
+/** One meld owner's melds as stacks; a tap shows a stack's cards (or adds the selection to it). */
 export function MeldChips({
   melds,
   bookSize,
@@ -71,24 +87,30 @@ export function MeldChips({
       <div class="melds chips">
         {melds.length === 0 ? <p class="muted">No melds yet.</p> : null}
         {melds.map((m) => {
-          const book = m.cards.length >= bookSize;
+          const mark = bookMark(m, bookSize);
           const addable = mine && canAddTo(m.rank);
           const kind = meldKind(m, bookSize);
-          const words = `${meldWords(m.rank)}: ${kind}${!book && m.wilds ? `, ${m.wilds} wild` : ""}`;
+          const wilds = m.wilds && m.rank !== "W" ? `, ${m.wilds} wild` : "";
+          const wildCount = m.wilds && m.rank !== "W" ? m.wilds : 0;
+          // The name starts with what the stack shows, in its order ("Q 4 1: queens, 4 cards, 1 wild"),
+          // then says it in words.
+          const shows = [meldFace(m), String(m.cards.length), ...(wildCount ? [String(wildCount)] : []), ...(mark ? [mark] : [])].join(" ");
+          const words = `${shows}: ${meldWords(m.rank)}, ${kind}${wilds}`;
           return (
             <button
               type="button"
               key={`${m.rank}-${m.cards.length}`}
-              class={`meld chip ${book ? `book ${m.wilds === 0 || m.rank === "W" ? "clean" : "dirty"}` : ""} ${addable ? "addable" : ""} ${open === m.rank ? "open" : ""} ${grown.has(m.rank) ? "meld-in" : ""}`}
+              class={`meld chip ${mark ? `book ${mark}` : ""} ${addable ? "addable" : ""} ${open === m.rank ? "open" : ""} ${grown.has(m.rank) ? "meld-in" : ""}`}
               data-rank={m.rank}
               aria-expanded={addable ? undefined : open === m.rank}
-              aria-label={addable ? `Add the selected cards to your ${meldWords(m.rank)}` : `${words}: show the cards`}
+              aria-label={addable ? `${shows}: add the selected cards to your ${meldWords(m.rank)}` : `${words}: show the cards`}
+              title={addable ? `Add the selected cards to your ${meldWords(m.rank)}` : `${meldWords(m.rank)}: ${kind}${wilds}`}
               onClick={() => (addable ? onAdd(m.rank) : setOpen(open === m.rank ? null : m.rank))}
             >
+              <span class="chip-rank">{meldFace(m)}</span> <span class="chip-count">{m.cards.length}</span>
+              {wildCount ? <> <span class="chip-wilds">{wildCount}</span></> : null}
+              {mark ? <> <span class={`chip-book ${mark}`}>{mark}</span></> : null}
               {addable ? <span class="chip-add">+</span> : null}
-              <span class="chip-rank">{chipRank(m.rank)}</span>
-              <span class="chip-count">{m.cards.length}</span>
-              {m.wilds && !book ? <span class="chip-wilds">★{m.wilds}</span> : null}
             </button>
           );
         })}

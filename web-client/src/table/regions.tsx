@@ -1,14 +1,10 @@
 // The table's regions that the table page and the replay share: a seat's cards, each side's status and
-// a side's melds (as chips on a phone: table/chips.tsx).
+// an owner's melds (as stacks: table/chips.tsx) under a header with its opening and red 3s.
+import type { ComponentChildren } from "preact";
 import type { MeldView, SeatView, View } from "../api";
 import { isWild, sortCards } from "../cards";
 import { Card, CardBack } from "../components";
-import { MeldChips, meldKind, useGrown } from "./chips";
-import { meldWords } from "./words";
-
-function plural(n: number, word: string): string {
-  return `${n} ${n === 1 ? word : `${word}s`}`;
-}
+import { MeldChips } from "./chips";
 
 /** A meld's cards as laid: naturals first, then wilds (a closed book shows a natural on top). */
 function meldOrder(cards: string[]): string[] {
@@ -26,7 +22,7 @@ export function SeatCards({ seat }: { seat: SeatView }) {
         ))}
       </div>
       <div class="counts">
-        <span>
+        <span class={seat.in_foot ? "in-foot" : ""}>
           {seat.hand_count} in {seat.in_foot ? "Foot" : "Hand"}
         </span>
         <span class={seat.in_foot ? "foot in" : "foot"}>{seat.in_foot ? "in their Foot" : <>Foot<span class="long">: {seat.foot_count}</span> waiting</>}</span>
@@ -71,7 +67,10 @@ export function SidesStatus({
   );
 }
 
+/** One owner's melds under a header line: whose they are, their opening minimum and whether they are down
+ * (``status``), their books, and the melds as stacks (table/chips.tsx). */
 export function MeldRow({
+  owner,
   title,
   melds,
   bookSize,
@@ -79,8 +78,10 @@ export function MeldRow({
   mine,
   canAddTo,
   onAdd,
-  compact = false,
+  status,
 }: {
+  /** The owner (a side or a player) whose melds these are. */
+  owner: number;
   title: string;
   melds: MeldView[];
   bookSize: number;
@@ -89,67 +90,42 @@ export function MeldRow({
   /** Whether the selected cards may go onto the meld of a rank (only your own melds are asked). */
   canAddTo: (rank: string) => boolean;
   onAdd: (rank: string) => void;
-  /** Melds as rank chips that show their cards on a tap (a phone). */
-  compact?: boolean;
+  /** What the header says after the title: the owner's opening and red 3s. */
+  status?: ComponentChildren;
 }) {
-  const grown = useGrown(melds);
+  const count = (books?.clean ?? 0) + (books?.dirty ?? 0) + (books?.wild ?? 0);
+  const bookWords = count ? `books: ${books?.clean ?? 0} clean, ${books?.dirty ?? 0} dirty${books?.wild ? `, ${books.wild} wild` : ""}` : "no books";
   return (
-    <div class={`meld-row ${mine ? "mine" : ""} ${compact ? "compact" : ""}`}>
+    <div class={`meld-row compact ${mine ? "mine" : ""}`} data-testid="melds-of" data-owner={owner} role="group" aria-label={`${title}, ${bookWords}`}>
       <h3>
-        {title}{" "}
-        <span class="book-count">
-          books: {books?.clean ?? 0} clean, {books?.dirty ?? 0} dirty{books?.wild ? `, ${books.wild} wild` : ""}
+        <span class="meld-owner" title={title}>
+          {title}
         </span>
+        {status}
       </h3>
-      {compact ? (
-        <MeldChips melds={melds} bookSize={bookSize} mine={mine} canAddTo={canAddTo} onAdd={onAdd} order={meldOrder} />
-      ) : (
-        <div class="melds">
-          {melds.length === 0 ? <p class="muted">No melds yet.</p> : null}
-          {melds.map((m) => {
-            const book = m.cards.length >= bookSize;
-            const clean = m.wilds === 0;
-            const kind = meldKind(m, bookSize);
-            const addable = mine && canAddTo(m.rank);
-            const classes = `meld ${book ? "book" : ""} ${book ? (clean ? "clean" : "dirty") : ""} ${grown.has(m.rank) ? "meld-in" : ""}`;
-            const body = (
-              <>
-                <div class="meld-cards">
-                  {(book ? meldOrder(m.cards).slice(0, 1) : meldOrder(m.cards)).map((c, j) => (
-                    <Card key={j} code={c} small />
-                  ))}
-                </div>
-                <div class="meld-label">
-                  {meldWords(m.rank)} ·{" "}
-                  {book ? (
-                    <strong class={clean ? "clean-tag" : "dirty-tag"}>
-                      {kind} ({m.cards.length})
-                    </strong>
-                  ) : (
-                    <>
-                      {m.cards.length}
-                      <span class="long"> cards</span>
-                    </>
-                  )}
-                  {!book && m.wilds ? ` · ${plural(m.wilds, "wild")}` : ""}
-                </div>
-              </>
-            );
-            // Keyed by size too: a meld that grew is drawn anew, and its animation plays once.
-            const key = `${m.rank}-${m.cards.length}`;
-            return addable ? (
-              <button type="button" key={key} class={`${classes} addable`} data-rank={m.rank} aria-label={`Add the selected cards to your ${meldWords(m.rank)}`} onClick={() => onAdd(m.rank)}>
-                {body}
-                <span class="add">+ add to {meldWords(m.rank)}</span>
-              </button>
-            ) : (
-              <div key={key} class={classes} data-rank={m.rank} aria-label={`${meldWords(m.rank)}: ${kind}`}>
-                {body}
-              </div>
-            );
-          })}
-        </div>
-      )}
+      <MeldChips melds={melds} bookSize={bookSize} mine={mine} canAddTo={canAddTo} onAdd={onAdd} order={meldOrder} />
     </div>
+  );
+}
+
+/** An owner's opening minimum and whether it is down, and its side's laid red 3s: the meld row's header. */
+export function OwnerStatus({ minimum, down, redThrees }: { minimum: number | undefined; down: boolean; redThrees: string[] }) {
+  return (
+    <span class="owner-status">
+      {down ? (
+        <span class="down yes">down</span>
+      ) : (
+        <span class="down no">
+          opens with <strong>{minimum ?? "?"}</strong>
+        </span>
+      )}
+      {redThrees.length ? (
+        <span class="red3s" role="group" aria-label="Red threes laid down">
+          {redThrees.map((c, i) => (
+            <Card key={i} code={c} small />
+          ))}
+        </span>
+      ) : null}
+    </span>
   );
 }
