@@ -317,6 +317,20 @@ def table_against_a_random_bot(base: str) -> dict[str, Any]:
     return answer
 
 
+@pytest.mark.parametrize(("width", "height"), [(1366, 768), (390, 844)], ids=["1366x768", "390x844"])
+def test_lobby_and_score_pad_pass_axe(base: str, browser: Browser, width: int, height: int) -> None:
+    """axe-core finds nothing serious or critical on the lobby and the score pad, on a laptop and a phone."""
+    context = browser.new_context(viewport={"width": width, "height": height}, bypass_csp=True)
+    page = context.new_page()
+    try:
+        for path in ("/", "/scorepad"):
+            page.goto(base + path)
+            page.locator("main").first.wait_for()
+            assert_no_serious_violations(page)
+    finally:
+        context.close()
+
+
 def test_the_lobby_fits_a_phone_without_sideways_scrolling(base: str, browser: Browser) -> None:
     """The lobby's form at 390x844, with every rule open: no element reaches past the screen's right edge
     (the bots' long descriptions in the seat choices and the rule fieldsets once widened it to 573 px)."""
@@ -620,6 +634,9 @@ def test_replay_page(base: str, page: Page) -> None:
     SCREENSHOTS.mkdir(parents=True, exist_ok=True)
     page.screenshot(path=str(SCREENSHOTS / "replay.png"), full_page=True)
     assert_no_serious_violations(page)
+    page.set_viewport_size({"width": 390, "height": 844})
+    assert_no_serious_violations(page)
+    page.set_viewport_size({"width": 1280, "height": 900})
 
     page.keyboard.press("End")
     end = page.get_by_test_id("replay-hand-end")

@@ -84,7 +84,9 @@ def test_melds_are_chips_on_a_phone_and_open_on_a_tap(
         assert page.locator(".meld-row .meld-cards").count() == 0  # no card rows until one is opened
         first = chips.first
         label = first.get_attribute("aria-label") or ""
-        assert re.match(r"^\w+ \d+( \d+)?( clean| dirty)?: \w[\w ]*, (\d+ cards|clean book|dirty book|wild book)", label), label
+        # what the stack shows (rank, count, wilds, book mark), then in words
+        shows = r"^\w+ \d+( \d+)?( clean| dirty)?: "
+        assert re.match(shows + r"\w[\w ]*, (\d+ cards|clean book|dirty book|wild book)", label), label
         first.click()
         opened = page.get_by_test_id("meld-open")
         opened.wait_for()

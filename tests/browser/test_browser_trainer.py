@@ -201,6 +201,12 @@ def test_rules_panel_rule_lines_and_the_review_link(server: tuple[str, list[str]
     page.wait_for_selector("#hand-end-title")
     assert page.locator("[data-testid=rule-lesson]").count() == 0, "no rule line once switched off"
 
+    # The dialog's button stays in view on a phone, however long the breakdown.
+    page.set_viewport_size({"width": 390, "height": 844})
+    next_hand = page.get_by_role("button", name="Next hand")
+    box = next_hand.bounding_box()
+    assert box is not None and box["y"] >= 0 and box["y"] + box["height"] <= 844, box
+    page.set_viewport_size({"width": 1366, "height": 768})
     link = page.locator("[data-testid=review-link]")
     assert link.get_attribute("href") == f"/review/{TABLE}?hand=0"
     with context.expect_page() as opened:
@@ -218,5 +224,8 @@ def test_rules_panel_rule_lines_and_the_review_link(server: tuple[str, list[str]
     assert review.locator(".review-decision").count() == len(listed)
     assert all(d["sentence"] in text for d in listed)
     assert "once the game is over" not in text
+    for width, height in ((1366, 768), (390, 844)):
+        review.set_viewport_size({"width": width, "height": height})
+        assert_no_serious_violations(review)
     assert not errors, errors
     context.close()
