@@ -14,6 +14,7 @@ from typing import Any
 import pytest
 
 from handfoot.server.wire.messages import SERVER_MESSAGE, server_message_schema
+from handfoot.server.wire.protocol import MESSAGE_TYPES, client_message_schema
 
 ROOT = Path(__file__).resolve().parents[2]
 DOC = (ROOT / "docs" / "protocol.md").read_text(encoding="utf-8")
@@ -74,3 +75,16 @@ def test_the_documented_examples_of_whole_messages_have_their_shape() -> None:
     assert {e["type"] for e in examples} == {"error", "refused", "hint"}
     for example in examples:
         SERVER_MESSAGE.validate_python(example)
+
+
+def test_the_client_messages_schema_is_the_validating_models_own() -> None:
+    """The messages a client sends: the committed schema (and so the browser client's generated types)
+    is the one the server validates with, and every client message type and field is documented."""
+    schema = client_message_schema()
+    committed = json.loads(client_types.CLIENT_SCHEMA_OUT.read_text(encoding="utf-8"))
+    assert committed == schema, "docs/protocol.client.schema.json is stale: run python tools/client_types.py"
+    types = sorted(d["properties"]["type"]["const"] for d in schema["$defs"].values())
+    assert types == sorted(MESSAGE_TYPES)
+    fields = {f for d in schema["$defs"].values() for f in d["properties"]}
+    assert [f for f in sorted(fields) if not named(f)] == []
+    assert "export type ClientMessageJson = " in client_types.CLIENT_OUT.read_text(encoding="utf-8")

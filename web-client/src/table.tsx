@@ -11,6 +11,7 @@ import { groupByRank, sortCards } from "./cards";
 import { Card, CardBack, Header, ScoreSheet } from "./components";
 import { fourColours, remember, secretsOf, setFourColours, setSound, soundOn } from "./store";
 import { connect, type Connection, type Status } from "./table/connection";
+import type { ClientMessageJson, HostAction as HostMessage } from "./generated/client";
 import { describeEvent, shortAction, type LogEntry } from "./table/history";
 import { hintSelection, indexesOf, meldMove } from "./table/moves";
 import { canAddTo, goWithPile, openingWords, pickupFor, sameCards, stepsFor, stepTo, without, type Offers, type To } from "./table/offers";
@@ -289,7 +290,7 @@ function Table({ tableId, token, watchKey, hostKey }: { tableId: string; token: 
   }
 
   /** Send a message on the table's socket; false (nothing sent) while it is reconnecting. */
-  function sendMessage(message: Record<string, unknown>): boolean {
+  function sendMessage(message: ClientMessageJson): boolean {
     return connection.current?.send(message) ?? false;
   }
 
@@ -318,7 +319,7 @@ function Table({ tableId, token, watchKey, hostKey }: { tableId: string; token: 
     setEndShown(null);
   }
 
-  function hostAction(action: string, extra: Record<string, unknown> = {}) {
+  function hostAction(action: HostMessage["action"], extra: Omit<HostMessage, "type" | "action"> = {}) {
     setHostProblem(null);
     sendMessage({ type: "host", action, ...extra });
   }

@@ -2,6 +2,7 @@
 // to ``onMessage``, and reconnects after a drop (500 ms, doubling to 8 s); a refusal (close code 4400 to
 // 4499: a bad link) is final.
 import { PROTOCOL, socketUrl, type ServerMessage } from "../api";
+import type { ClientMessageJson, Hello } from "../generated/client";
 
 export type Status = "connecting" | "open" | "closed" | "refused";
 
@@ -13,15 +14,15 @@ export interface Secrets {
 
 export interface Connection {
   /** Send a message now; false (and nothing sent) while the socket is not open. */
-  send(message: Record<string, unknown>): boolean;
+  send(message: ClientMessageJson): boolean;
   close(): void;
 }
 
 /** The hello message for a link's secrets: a seat token to play, else the watch key; the host key too. */
-export function helloFor(secrets: Secrets): Record<string, unknown> {
+export function helloFor(secrets: Secrets): Hello {
   // pace: this client shows each finished hand's score and says "ready" when its person closed it, so
   // the table's bots wait for that before playing on.
-  const hello: Record<string, unknown> = { type: "hello", protocol: PROTOCOL, pace: true };
+  const hello: Hello = { type: "hello", protocol: PROTOCOL, pace: true };
   if (secrets.token) hello.token = secrets.token;
   else if (secrets.watchKey) hello.key = secrets.watchKey;
   if (secrets.hostKey) hello.host = secrets.hostKey;

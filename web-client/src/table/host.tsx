@@ -3,12 +3,14 @@
 // and back, and a new invitation link that voids the old one (after a confirmation saying what it does).
 // Every request goes to the server (the ``host`` message); it answers with the new table, or the host
 // alone with a sentence saying why not, or with the new link.
+import type { HostAction as HostMessage } from "../generated/client";
 import { useState } from "preact/hooks";
 import type { InviteMessage, TableSummary } from "../api";
 import { botChoices } from "../bots";
 import { LinkField } from "../links";
 
-export type HostAction = (action: string, extra?: Record<string, unknown>) => void;
+/** A host's action as the server's ``host`` message has it (its ``action`` and the fields it takes). */
+export type HostAction = (action: HostMessage["action"], extra?: Omit<HostMessage, "type" | "action">) => void;
 
 /** The waits a host may choose after a hand, in seconds (0: the bots do not wait). */
 export const READ_CHOICES = [0, 5, 10, 15, 30, 60, 90, 120, 300, 600];

@@ -138,6 +138,14 @@ ClientMessage = Annotated[AnyClientMessage, Field(discriminator="type")]
 _CLIENT_ADAPTER: TypeAdapter[AnyClientMessage] = TypeAdapter(ClientMessage)
 
 
+def client_message_schema() -> dict[str, Any]:
+    """The JSON Schema of every message a client may send, as the models above validate it (the browser
+    client's types of what it sends are generated from it: tools/client_types.py)."""
+    schema: dict[str, Any] = _CLIENT_ADAPTER.json_schema(ref_template="#/$defs/{model}")
+    schema["title"] = "ClientMessage"
+    return schema
+
+
 def describe_validation(exc: ValidationError, drop_tag: bool = True) -> str:
     """One readable sentence per problem in a pydantic error: ``field: what is wrong``."""
     parts = []
