@@ -8,7 +8,7 @@
 import { useEffect, useMemo, useRef, useState } from "preact/hooks";
 import { api, ApiError, type HintMessage, type InviteMessage, type LastMove, type Refused, type ServerMessage, type StateMessage, type TableSummary, type Welcome } from "./api";
 import { groupByRank, sortCards } from "./cards";
-import { Card, CardBack, Header, ScoreSheet } from "./components";
+import { Card, Header, ScoreSheet } from "./components";
 import { fourColours, remember, secretsOf, setFourColours, setSound, soundOn } from "./store";
 import { connect, type Connection, type Status } from "./table/connection";
 import type { ClientMessageJson, HostAction as HostMessage } from "./generated/client";
@@ -18,11 +18,12 @@ import { canAddTo, goWithPile, openingWords, pickupFor, sameCards, stepsFor, ste
 import { HostPanel } from "./table/host";
 import { WaitingNotice } from "./table/pacing";
 import { BadLink, HandEndDialog, JoinForm, winsText } from "./table/dialogs";
-import { MeldRow, OwnerStatus, SeatCards } from "./table/regions";
+import { MeldRow, OwnerStatus } from "./table/regions";
+import { PileAndStock, Seats } from "./table/seats";
 import { freshCards, HISTORY_KEPT, isNew, withMove } from "./table/store";
 import { RulesPanel } from "./rules_panel";
 import { RuleLessonLine, tableRules, useRuleLessons } from "./rule_lessons";
-import { cardsWords, cardWords, listWords, meldWords, moveWords, sentenceWords } from "./table/words";
+import { cardsWords, listWords, meldWords, moveWords, sentenceWords } from "./table/words";
 
 export { describeEvent } from "./table/history";
 export { MeldRow, SeatCards, SidesStatus } from "./table/regions";
@@ -463,7 +464,6 @@ function Table({ tableId, token, watchKey, hostKey }: { tableId: string; token: 
     if (offers?.cancel) send(offers.cancel.move);
   }
 
-  const top = view?.pile_top ?? null;
   const hinted = (cards: readonly string[]) => (hintPlan && sameCards(cards, hintPlan.cards) ? hintPlan.move : null);
   function meld() {
     if (!offers) return;
@@ -863,78 +863,21 @@ function Table({ tableId, token, watchKey, hostKey }: { tableId: string; token: 
           ) : null}
         </section>
 
-        <section class="opponents" aria-label="Other players, in the order they play">
-          <div class={`score-line ${sideNames.length > 2 ? "many" : ""}`} data-testid="score">
-            <span>
-              <strong class="rules-name">{table.rules} · </strong>hand {view.hand_index + 1}
-            </span>
-            {me === null ? <span class="badge">watching</span> : null}
-            {welcome?.host ? <span class="badge host">host</span> : null}
-            {sideNames.map((n, i) => (
-              <span key={i} class={`total ${i === mySide ? "mine" : ""}`}>
-                {n}: <strong>{table.totals[i] ?? 0}</strong>
-              </span>
-            ))}
-          </div>
-          <div class="seat-list">
-            {order.map((s, k) => {
-              const sv = view.seats[s];
-              const seat = table.seats[s];
-              if (!sv || !seat) return null;
-              const partner = mySide !== null && seating.side_of[s] === mySide;
-              const action = recent[s];
-              return (
-                <div key={s} class={`opponent ${view.to_move === s ? "to-move" : ""} ${partner ? "partner" : ""} ${view.out_seat === s ? "went-out" : ""}`} data-seat={s} data-order={k}>
-                  <div class="who">
-                    <span class="name">{label(s)}</span>
-                    {view.to_move === s && !table.finished && !table.waiting_for.length ? <span class="badge turn-badge">{view.phase === "answer" ? "answering" : "playing"}</span> : null}
-                    {me !== null && s === (me + 1) % players ? (
-                      <span class="badge next" title={rules.black_three_freezes ? "A black 3 you discard freezes the pile for this player" : "Plays after you"}>
-                        next<span class="long"> after you</span>
-                      </span>
-                    ) : null}
-                    {partner ? <span class="badge">partner</span> : null}
-                    {view.out_seat === s ? <span class="badge out" data-testid="went-out">went out</span> : null}
-                    {seat.stand_in ? <span class="badge off">{seat.stand_in} bot plays for them</span> : null}
-                    {seat.away ? <span class="badge off">away</span> : seat.kind === "human" && seat.joined && !seat.connected ? <span class="badge off">left</span> : null}
-                    {seat.kind === "human" && !seat.joined ? <span class="badge off">not here yet</span> : null}
-                  </div>
-                  <SeatCards seat={sv} />
-                  {action ? (
-                    <div class="seat-action" data-testid="seat-action" key={action.at}>
-                      {action.text}
-                    </div>
-                  ) : null}
-                </div>
-              );
-            })}
-          </div>
-        </section>
+        <Seats
+          table={table}
+          view={view}
+          sideOf={seating.side_of}
+          order={order}
+          me={me}
+          mySide={mySide}
+          sideNames={sideNames}
+          label={label}
+          recent={recent}
+          blackThreeFreezes={Boolean(rules.black_three_freezes)}
+          host={Boolean(welcome?.host)}
+        />
 
-        <section class="center" aria-label="Stock and discard pile">
-          <div class="stock">
-            <div class="stack">
-              <CardBack label={`stock: ${view.stock_size} cards`} />
-            </div>
-            <div class="caption">Stock {view.stock_size}</div>
-          </div>
-          <div class={`pile ${outlook.pile_frozen ? "frozen" : ""}`}>
-            <div class="stack" key={`${top}-${view.pile_size}`}>{top ? <Card code={top} label={`discard pile top: ${cardWords(top)}`} /> : <span class="card empty">empty</span>}</div>
-            <div class="caption" data-testid="pile">
-              Discard pile {view.pile_size}
-              {outlook.pile_frozen ? (
-                <span class="badge frozen" title={outlook.pile_refusal ?? ""}>
-                  frozen{me !== null ? " for you" : ""}
-                </span>
-              ) : null}
-            </div>
-          </div>
-          {outlook.stock ? (
-            <p class="stock-note" data-testid="stock-note">
-              {outlook.stock}
-            </p>
-          ) : null}
-        </section>
+        <PileAndStock view={view} outlook={outlook} me={me} />
 
         <section class="melds-area" aria-label="Melds" tabIndex={0}>
           {owners
