@@ -1,7 +1,7 @@
 """A DQN that only ever values legal actions: Stable-Baselines3's ``DQN`` with the action mask in the
 observation (extra ``[train]``: torch and stable-baselines3).
 
-Stable-Baselines3's DQN knows nothing of masks: its greedy action is the best of all 374 actions, most
+Stable-Baselines3's DQN knows nothing of masks: its greedy action is the best of all 375 actions, most
 of them illegal in any position, and its exploration samples all of them. ``MaskedDQN`` reads the mask
 that ``MaskObservation`` appends to the single-seat environment's observation vector:
 
