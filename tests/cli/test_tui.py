@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import asyncio
 import os
+import re
 import shutil
 import subprocess
 import sys
@@ -22,6 +23,7 @@ from handfoot.tui.cards import card_label
 from handfoot.tui.source import LocalTable
 
 ROOT = Path(__file__).resolve().parents[2]
+CARD_CODE = re.compile(r"\b(?:[2-9TJQKA][SHDC]|JK)\b")  # a card named in the notation, not in words
 
 
 def local_app(
@@ -386,8 +388,9 @@ def dealt_app(hand: str, other: str, discard: str) -> PlayApp:
 
 def test_the_keys_say_in_words_why_a_move_is_not_offered() -> None:
     """The issue's cases: ``m`` with one wild selected before drawing says to draw first (not the
-    notation's "name its rank"), and ``p`` on a pile a black 3 froze says it is frozen; nothing is
-    played either way."""
+    notation's "name its rank"), and ``p`` on a pile a black 3 froze says it is frozen; after the draw,
+    ``m`` with the joker alone (no group the table offers: the selection is sent whole) says in words
+    that wild cards make no group alone, naming no card by its code. Nothing is played but the draw."""
 
     async def run() -> None:
         app = dealt_app("JK AS AH KD QC 9S 9H 7C 6D 5S 4H", "KS KH QD QS JS JH TD TC 8S 8H 6S", "3S")
@@ -402,6 +405,13 @@ def test_the_keys_say_in_words_why_a_move_is_not_offered() -> None:
             await pilot.press("p")
             said = str(app.message)
             assert "freezes the pile" in said and table.version == 0, said
+            await pilot.press("d")
+            assert table.version == 1
+            await choose_cards(app, pilot, ["JK"])
+            await pilot.press("m")
+            said = str(app.message)
+            assert said.startswith("Wild cards alone make no group: put them with natural cards"), said
+            assert not CARD_CODE.search(said) and "|" not in said and table.version == 1, said
             await pilot.press("q")
 
     asyncio.run(run())

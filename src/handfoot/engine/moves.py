@@ -94,6 +94,11 @@ class Move(NamedTuple):
 class MoveSyntaxError(ValueError):
     """A move's text that does not follow the notation."""
 
+    def sentence(self) -> str:
+        """What the notation says, as a sentence for a person: capitalised, ending in a full stop."""
+        said = str(self)
+        return said[:1].upper() + said[1:] + ("" if said.endswith(".") else ".")
+
 
 # --- stable ids ---------------------------------------------------------------------------------
 DRAW_ID: Final = 0
@@ -371,7 +376,8 @@ def _parse_group(text: str, pickup_first: bool) -> Group:
         return Group(-1, cards)  # the top card's rank, filled in by the engine
     if target < 0:
         raise MoveSyntaxError(
-            "a group of wilds only must name its rank first, as in 'K: 2C JK' (W: for a wild meld)"
+            "wild cards alone make no group: put them with natural cards of one rank, or onto a meld "
+            "(in the notation, name its rank first: 'K:', or 'W:' for a meld of wilds)"
         )
     return Group(target, cards)
 

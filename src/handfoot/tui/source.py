@@ -159,8 +159,8 @@ class LocalTable(TableSource):
         try:
             move = parse_move(text)
             events = game.apply_written(move)
-        except MoveSyntaxError as err:
-            return f"That is not a move: {err}"
+        except MoveSyntaxError as err:  # the notation's own words, as the server says them
+            return err.sentence()
         except IllegalMove as err:
             return err.message
         self._played(self.seat, str(move), events)

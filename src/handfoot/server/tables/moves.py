@@ -144,8 +144,7 @@ def check_and_play(
     try:
         move = parse_move(text)
     except MoveSyntaxError as exc:
-        said = str(exc)  # the notation's own words, said as a sentence to the player
-        return refuse(NOTATION_RULE, said[:1].upper() + said[1:] + ("" if said.endswith(".") else "."))
+        return refuse(NOTATION_RULE, exc.sentence())  # the notation's own words, as a sentence
     fork = game.copy()
     try:
         moved = move_game(fork, live.version, seat, move)  # judged once, by the engine, on the copy
