@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import importlib.util
 import json
+import re
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -177,6 +178,64 @@ def test_only_the_seat_to_move_gets_legal_moves_and_may_move(base: str) -> None:
     # nothing changed, and the mover heard nothing of it
     assert [m for m in mover.barrier() if m["type"] in ("refused", "state", "error")] == []
     assert mover.latest_state()["version"] == 0
+
+
+def suitless(move: str) -> str:
+    """A move's text with each card's suit left out ("stage TH" -> "stage T")."""
+    return re.sub(r"\b([2-9TJQKA])[SHDC]\b", r"\1", move)
+
+
+def check_offers(state: dict[str, Any], seat: int) -> dict[str, Any]:
+    """The ``offers`` of a state sent to ``seat``, the seat to move, checked against its view and legal
+    moves (``test_the_seat_to_move_gets_the_engines_offers_and_no_one_else``)."""
+    offers: dict[str, Any] = state["offers"]
+    legal, hand = state["legal"], state["view"]["hand"]
+    kinds = {suitless(text) for text in legal}
+    assert sorted(c["card"] for c in offers["cards"]) == sorted(set(hand))
+    assert all(c["held"] == hand.count(c["card"]) for c in offers["cards"])
+    for card in offers["cards"]:
+        for place in card["places"]:
+            for step in place["steps"]:
+                # a legal move, or one naming another card of the same kind than ``legal``'s text
+                assert suitless(step["move"]) in kinds and card["card"] in step["cards"], (card, step)
+    opening = offers["opening"]
+    assert opening["minimum"] == state["view"]["minimums"][seat] and opening["needed"] >= 0
+    assert offers["pile"]["may"] == (offers["pile"]["refusal"] is None)
+    assert ("draw" in legal) == (offers["why_not"]["draw"] is None)
+    return offers
+
+
+def test_the_seat_to_move_gets_the_engines_offers_and_no_one_else(base: str) -> None:
+    """The ``state`` message's ``offers`` (docs/protocol.md): for the seat to move, every card of its hand
+    (each code, not one per kind) with its places, each step a move of ``legal`` playing that card; the
+    opening count of a side not down; whether the pile may be taken, or why not in words; and why each
+    action not offered is not. The other seat's and a spectator's ``offers`` are null. After the draw,
+    every card may be discarded, and drawing and the pile are refused in words."""
+    table_id, ann, bob = two_seats(base)
+    watcher = SeatClient(base, table_id)
+    states = {0: first_state(ann), 1: first_state(bob), None: watcher.state(0)}
+    to_move = states[0]["view"]["to_move"]
+    mover = ann if to_move == 0 else bob
+    assert states[1 - to_move]["offers"] is None and states[None]["offers"] is None
+    check_offers(states[to_move], to_move)
+    mover.move("draw", 0)
+    offers = check_offers(mover.state(1), to_move)
+    assert all(any(p["to"] == "discard" for p in c["places"]) for c in offers["cards"])
+    drawn = "You have already drawn this turn."
+    assert offers["why_not"]["draw"] == drawn
+    assert offers["pile"] == {"may": False, "takes": [], "refusal": drawn, "frozen": False}
+    # a discard offered for a card the legal list does not name (another of its kind) is played
+    legal = mover.latest_state()["legal"]
+    other = [
+        step["move"]
+        for card in offers["cards"]
+        for place in card["places"]
+        for step in place["steps"]
+        if place["to"] == "discard" and step["move"] not in legal
+    ]
+    if other:
+        mover.move(other[0], 1)
+        assert mover.state(2)["last"]["move"] == other[0]
 
 
 def test_stale_version_is_refused(base: str) -> None:
