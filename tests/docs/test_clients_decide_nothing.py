@@ -13,9 +13,14 @@ import pytest
 
 ROOT = Path(__file__).resolve().parents[2]
 WEB = ROOT / "web-client" / "src"
-# The browser's table page and its modules (not the generated types, not the unit tests).
-WEB_FILES = sorted([WEB / "table.tsx", *(p for p in (WEB / "table").glob("*.ts*") if ".test." not in p.name)])
-TUI_FILES = [ROOT / "src" / "handfoot" / "tui" / name for name in ("app.py", "cards.py", "words.py")]
+# The browser's table page and its modules, in any folder below (not the generated types, not the unit
+# tests).
+WEB_FILES = sorted(
+    [WEB / "table.tsx", *(p for p in (WEB / "table").rglob("*.ts*") if ".test." not in p.name)]
+)
+# Every module of the terminal game but ``source.py``, which is where it meets the engine (a local table
+# plays the engine's game and sends its offers as the server does).
+TUI_FILES = sorted(p for p in (ROOT / "src" / "handfoot" / "tui").glob("*.py") if p.name != "source.py")
 
 WEB_RULES = {
     "points summed from the card values": re.compile(r"card_values|pointsOf|\bkindOf\("),
