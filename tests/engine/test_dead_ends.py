@@ -83,3 +83,137 @@ def test_a_cancel_leaves_every_choice_and_the_next_staging_leads_on() -> None:
     game.apply_text("stage AH AC 2C")
     assert CANCEL_ID not in game.legal_ids()
     assert not dead_ends(game.state)
+
+
+# head-and-foot, two players, seat 0 the document's bot and seat 1 the example bot
+# (tests/cli/test_bot_protocol.py): after these moves seat 1, not down, holds six nines, five jokers and
+# five 2s beside the pile's top nine.
+BIG_HAND_SEED = 3181315270618188595
+BIG_HAND_MOVES = [
+    "draw",
+    "discard 3C",
+    "draw",
+    "stage 4H 4C JK",
+    "stage 4C",
+    "commit",
+    "discard AH",
+    "draw",
+    "discard KS",
+    "draw",
+    "meld 7S 7H 7D",
+    "discard AC",
+    "draw",
+    "discard 3C",
+    "draw",
+    "discard QH",
+    "draw",
+    "discard 6C",
+    "draw",
+    "meld 7: 2S",
+    "discard JD",
+    "draw",
+    "discard AH",
+    "draw",
+    "meld 4D",
+    "discard KC",
+    "draw",
+    "discard 7S",
+    "draw",
+    "meld TH TD TC",
+    "discard 9S",
+    "draw",
+    "discard AS",
+    "draw",
+    "discard AD",
+    "draw",
+    "discard 3D",
+    "draw",
+    "discard KS",
+    "draw",
+    "discard JS",
+    "draw",
+    "meld 7C",
+    "discard JH",
+    "draw",
+    "discard JD",
+    "draw",
+    "discard AD",
+    "draw",
+    "discard TH",
+    "draw",
+    "discard KD",
+    "draw",
+    "discard JH",
+    "draw",
+    "meld T: 2D",
+    "meld 4H",
+    "discard QD",
+    "draw",
+    "discard KS",
+    "draw",
+    "meld 6H 6H 6D",
+    "discard JS",
+    "draw",
+    "discard JH",
+    "draw",
+    "meld TS",
+    "meld 6C",
+    "discard 9H",
+    "draw",
+    "discard JC",
+    "draw",
+    "meld T: 2H",
+    "discard AH",
+    "draw",
+    "discard 6H",
+    "draw",
+    "meld 7H",
+    "discard QC",
+    "draw",
+    "discard 7S",
+    "draw",
+    "meld 7S",
+    "discard QS",
+    "draw",
+    "discard 3C",
+    "draw",
+    "meld TD",
+    "discard QC",
+    "draw",
+    "discard KH",
+    "draw",
+    "meld 5H 5D 5C",
+    "discard AS",
+    "draw",
+    "discard 6S",
+    "draw",
+    "meld 4S",
+    "discard 9D",
+]
+
+
+def test_wilds_on_the_top_rank_are_weighed_as_the_pickup_lays_them() -> None:
+    """head-and-foot ('take the pile' with the opening in hand; a book closes at seven and then takes
+    naturals only): a pickup lays the top card's naturals first and its wilds after, as a group added to
+    that meld, so six nines with the top nine (a closed book) take no wild. The search for a lay-down
+    weighed such pickups as one new meld of nine naturals and three wilds, which the judge refuses, spent
+    its limit on them and offered only six stage steps of the sixteen that lead to a pickup (the eights,
+    the fives, a nine or a wild onto the top rank left out). Every stage step is now offered, and each
+    leads on."""
+    game = Game(preset("head-and-foot"), 2, seed=BIG_HAND_SEED, dealer=0)
+    for text in BIG_HAND_MOVES:
+        game.apply_text(text)
+    s = game.state
+    assert s.to_move == 1 and s.phase.name == "DRAW" and C.CODE_OF[s.pile[-1]] == "9D"
+    staged = stage_texts(game)
+    for text in (
+        "stage QS QS QH",
+        "stage 8H 8D 8C",
+        "stage 5S 5C 5C",
+        "stage 4S 4H 4D",
+        "stage 9S",
+        "stage 9: JK",
+    ):
+        assert text in staged, staged
+    assert len(staged) == 15
+    assert not dead_ends(s)

@@ -27,7 +27,13 @@ from __future__ import annotations
 from typing import Final, NamedTuple
 
 from handfoot import cards as C
-from handfoot.engine.melding import crossing_refusal, meld_refusal, meld_shape_refusal
+from handfoot.engine.melding import (
+    CLOSED,
+    crossing_refusal,
+    lone_group_place,
+    meld_refusal,
+    meld_shape_refusal,
+)
 from handfoot.engine.moves import DECODED, Action, Group, Move, move_for, pick_cards
 from handfoot.engine.pile import IN_HAND_RULES, pickup_needed, pickup_refusal
 from handfoot.engine.state import HandState, Phase
@@ -520,6 +526,10 @@ def _search(s: HandState, seat: int, st: _Staging, in_draw: bool) -> Move | None
     judged = 0
     additions: Additions = {}
 
+    def wilds_after(rank: int, naturals: int, wilds: int) -> bool:
+        """True where ``wilds`` added to a new meld of ``naturals`` of ``rank`` just laid are refused."""
+        return lone_group_place(rules, rank, True, naturals, 0, 0, wilds) == CLOSED
+
     def options(rank: int, jokers: int, deuces: int) -> list[tuple[int, int, int]]:
         """What ``rank``'s group may add: (naturals, jokers, deuces), the most cards first; (0, 0, 0) is
         among them where the rank may be left out or left as staged."""
@@ -538,6 +548,10 @@ def _search(s: HandState, seat: int, st: _Staging, in_draw: bool) -> Move | None
             if least > most:
                 continue
             for count in range(min(most, jokers + deuces), least - 1, -1):
+                # the pickup lays the top card's naturals first and its wilds after them, as a group
+                # added to that meld (``_lay_down``): the judge places them so (``lone_group_place``)
+                if rank == st.top and sj + sd + count and wilds_after(rank, total, sj + sd + count):
+                    continue
                 for j in range(min(count, jokers), -1, -1):
                     d = count - j
                     if d <= deuces:
