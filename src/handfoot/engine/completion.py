@@ -19,7 +19,9 @@ from the richest lay-down of the staging as it stands, without reckoning again),
 tests hold that reckoning to the judge at every staging position. Elsewhere (in the Foot, books counting
 toward the opening, an opening waived by emptying the hand, the pile's top card not counting, books that
 close at their size, black 3s) every lay-down the staging can grow into is tried, the most cards first,
-each judged, within ``SEARCH_LIMIT`` lay-downs (far more than a hand holds ways to lay its cards).
+each judged, within ``SEARCH_LIMIT`` lay-downs (far more than a hand holds ways to lay its cards). In
+the draw phase the wilds on the top card's rank are weighed as the pickup lays them: a group added after
+the naturals, placed as the judge places it (``melding.lone_group_place``).
 """
 
 from __future__ import annotations
