@@ -10,16 +10,27 @@ import subprocess
 import sys
 import uuid
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 import pytest
 
-from handfoot.engine import Game
+from handfoot.engine import Game, Phase
+from handfoot.engine.moves import Action, parse_move
 from handfoot.protocol.offers import BadReply, resolve_reply, seat_offers
 from handfoot.protocol.process import command_argv
+from handfoot.record import parse_record
+from handfoot.rules import PRESET_NAMES
 from handfoot.rules import preset as get_preset
 from handfoot.sim.seats import check_seat, parse_seats, seat_kind, split_seats
-from handfoot.sim.tournament import TournamentConfig, check_config, play_game, run_tournament
+from handfoot.sim.tournament import (
+    GameOutcome,
+    TournamentConfig,
+    check_config,
+    play_game,
+    run_tournament,
+)
+from helpers.dead_ends import dead_ends, describe
 
 ROOT = Path(__file__).resolve().parents[2]
 PY = shlex.quote(sys.executable)
@@ -373,3 +384,49 @@ def test_the_documented_decision_is_whole_and_its_offers_name_offered_ids() -> N
         for place in card["places"]:
             for step in place["steps"]:
                 assert legal[step["id"]] == step["move"] and card["card"] in step["move"]
+
+
+OFFERS_BOT = f"cmd:{PY} {ROOT / 'tests/fixtures/bots/offers_bot.py'}"
+
+
+@pytest.mark.parametrize("name", PRESET_NAMES)
+def test_the_example_bot_and_a_bot_from_the_document_meet_no_dead_end(
+    name: str, capfd: pytest.CaptureFixture[str]
+) -> None:
+    """The example bot (examples/bots/first_legal.py) and a bot written from docs/bot-protocol.md alone
+    (tests/fixtures/bots/offers_bot.py: its moves built from the decisions' ``offers``, a natural of the
+    pile's top rank staged first, the shape that once led only to ``cancel``) play single hands of every
+    preset against each other: neither ever plays ``cancel`` (the document's bot says ``dead end`` where
+    nothing else is offered), at every position with groups staged each offered step leads to a completed
+    action (``helpers.dead_ends``; random play checks every staging position), and the document's bot
+    opens by staging in the play phase."""
+    rules = get_preset(name)
+    players = min(rules.players_allowed)
+    seats = tuple(OFFERS_BOT if seat % 2 == 0 else PY_BOT for seat in range(players))
+    tournament = TournamentConfig(rules, players, seats, games=2, seed=11, single_hands=True, records=True)
+    played: list[tuple[list[str], dict[str, Any]]] = []
+
+    def keep(outcome: GameOutcome) -> None:
+        assert outcome.record is not None
+        played.append((outcome.seats, outcome.record))
+
+    data = run_tournament(tournament, on_game=keep).to_json()
+    assert data["bot_errors"] == [] and data["capped"] == 0 and data["forfeits"] == 0
+    assert "dead end" not in capfd.readouterr().err
+    assert len(played) == 2
+    staged_plays = checked = 0
+    for seat_specs, data_record in played:
+        record = parse_record(data_record)
+        game = record.new_game()
+        for text in record.moves:
+            s = game.state
+            move = parse_move(text)
+            if s.staged:
+                nowhere = dead_ends(s)
+                assert not nowhere, f"{name}: {nowhere} lead nowhere ({describe(s)})"
+                checked += 1
+            assert move.action is not Action.CANCEL, f"{name}: seat {s.to_move} cancelled ({describe(s)})"
+            if move.action is Action.STAGE and seat_specs[s.to_move] == OFFERS_BOT:
+                staged_plays += s.phase is Phase.PLAY
+            game.apply_written(move)
+    assert checked > 0 and staged_plays > 0
