@@ -200,7 +200,8 @@ def leading_on(s: HandState, seat: int, mids: list[int]) -> list[bool]:
     by it can still become a lay-down the judge accepts (``completion`` with it staged).
 
     Where the richest lay-down decides (``grows_with_points``), it is reckoned by counts for each step:
-    a step whose cards are within the richest lay-down of the staging as it stands leads on, any other
+    first a plain lay-down that needs no choice (``_plainly_leading``) shows most steps lead on; then a
+    step whose cards are within the richest lay-down of the staging as it stands leads on, any other
     is reckoned with it staged (the judge's shape rules give each meld's room for wilds, ``wild_room``;
     the random-play tests hold the reckoning to the judge at every staging position). Elsewhere each
     step's completion is sought and judged."""
@@ -209,16 +210,27 @@ def leading_on(s: HandState, seat: int, mids: list[int]) -> list[bool]:
         pool = s.unstaged_cards(seat)
         top = s.pile[-1] if s.pile else -1
         return [completion(s, seat, move_for(pool, top, mid).groups[0]) is not None for mid in mids]
+    if not in_draw and not s.staged:  # the plain reckoning needs no staging built
+        plain = _plainly_leading(s, seat, s.hands[seat], _NO_COUNTS, -1, mids)
+        if plain is not None and all(plain):
+            return plain
     st = _staging(s, seat, None, in_draw)
     if in_draw and not _pickup_possible(s, seat, st):
         return [False] * len(mids)
+    if in_draw or s.staged:
+        plain = _plainly_leading(s, seat, st.pool_kinds, st.counts, st.top, mids)
+        if plain is not None and all(plain):
+            return plain
     base = _richest(s, seat, st)
     if base is None:  # the staging as it stands can grow into nothing: nor can it with more staged
         return [False] * len(mids)
     out = []
     room = base.points - s.minimums[s.seating.owner_of[seat]]
     rules = s.rules
-    for mid in mids:
+    for i, mid in enumerate(mids):
+        if plain is not None and plain[i]:
+            out.append(True)
+            continue
         step = DECODED[mid]
         assert step is not None
         rank, naturals, jokers, deuces = step.kind, step.naturals, step.jokers, step.deuces
@@ -227,6 +239,79 @@ def leading_on(s: HandState, seat: int, mids: list[int]) -> list[bool]:
             continue
         grown = st.grown(rank, naturals, jokers, deuces)
         out.append((not in_draw or _pickup_possible(s, seat, grown)) and _richest(s, seat, grown) is not None)
+    return out
+
+
+_NO_COUNTS: Final[dict[int, list[int]]] = {}
+
+
+def _plainly_leading(
+    s: HandState, seat: int, kinds: list[int], counts: dict[int, list[int]], top: int, mids: list[int]
+) -> list[bool] | None:
+    """Where the richest lay-down decides: for each of ``mids`` (a staging of ``seat`` whose cards not
+    staged are ``kinds``, by kind, with ``counts`` staged per rank as ``_Staging`` has them, ``top`` the
+    pile's top rank in the draw phase, else -1), True where a plain lay-down shows at a glance that the
+    step leads on, False where it cannot tell; None where the plain lay-down of the staging as it stands
+    falls short of the minimum (``_richest`` then decides alone).
+
+    The plain lay-down holds every natural of each staged rank (and of the pile's top rank, the top card
+    with them) with the wilds staged on it, every natural of each other rank held twice or more whose
+    naturals make a legal meld alone (``wild_room`` least 0), and as many of the wilds not staged as
+    those melds have room for, each counted at the lesser wild's value. These are ``_richest``'s fixed
+    groups with no pair taken, so where the plain lay-down reaches the minimum, ``_richest`` of the
+    staging does too. A step on a natural rank then
+    leads on where its wilds fit the room of its rank's meld (every natural held of the rank, the wilds
+    staged on it; a meld's room is every number of wilds from its least to its most): the plain
+    lay-down with the step holds the step's wilds where it held as many others, loses no room for the
+    rest (a rank whose naturals alone were not a meld brings its own), and so still reaches the
+    minimum; ``_richest`` of the grown staging finds at least its points, and ``leading_on``'s
+    reckoning says the same. Black 3s and the wild meld are left to ``_richest``."""
+    rules = s.rules
+    values = rules.card_values
+    lesser = min(values[JOKER], values[DEUCE])
+    if BLACK_THREE in counts or WILD_RANK in counts or lesser < 0:
+        return None
+    memo = _rooms(rules)
+    points = 0
+    groups = 0
+    space = 0  # the wilds the plain melds have room for
+    rooms: dict[int, tuple[int, int]] = {}  # a natural rank's meld: its room for the wilds not staged
+    for rank in NATURAL_RANKS:
+        added = kinds[rank]
+        row = counts.get(rank)
+        if row is None and rank != top:
+            if added >= 2:
+                room = memo.get((rank, added, 0)) or _room(rules, memo, rank, added, 0)
+                rooms[rank] = room
+                if room[0] == 0:
+                    points += added * values[rank]
+                    space += room[1]
+                    groups += 1
+            continue
+        if row is None:
+            row = [0, 0, 0]
+        total = row[0] + added + (1 if rank == top else 0)
+        room = memo.get((rank, total, row[1] + row[2])) or _room(rules, memo, rank, total, row[1] + row[2])
+        if room[0] != 0:  # the staged group needs more wilds (or can take no legal shape)
+            return None
+        rooms[rank] = room
+        points += total * values[rank] + row[1] * values[JOKER] + row[2] * values[DEUCE]
+        space += room[1]
+        groups += 1
+    if (
+        not groups
+        or points + min(kinds[JOKER] + kinds[DEUCE], space) * lesser < s.minimums[s.seating.owner_of[seat]]
+    ):
+        return None
+    out = []
+    for mid in mids:
+        step = DECODED[mid]
+        assert step is not None
+        fit = rooms.get(step.kind)
+        if fit is None or (fit[0] and values[step.kind] < 0):  # black 3s, wilds or no natural meld
+            out.append(False)
+        else:
+            out.append(fit[0] <= step.jokers + step.deuces <= fit[1])
     return out
 
 
@@ -365,6 +450,7 @@ def _richest(s: HandState, seat: int, st: _Staging) -> _Richest | None:
     fixed: list[tuple[int, int, int, int]] = []  # rank, naturals added, least and most wilds added
     pairs: list[tuple[int, int, int, int]] = []  # rank, points, least and most wilds added
     points = 0
+    base_least = base_most = 0  # the least and most wilds the fixed groups take
     for rank in NATURAL_RANKS:
         added = kinds[rank]
         row = counts.get(rank)
@@ -377,6 +463,7 @@ def _richest(s: HandState, seat: int, st: _Staging) -> _Richest | None:
             if least == 0:
                 fixed.append((rank, added, 0, most))
                 points += added * values[rank]
+                base_most += most
             else:
                 pairs.append((rank, added * values[rank], least, most))
             continue
@@ -387,6 +474,8 @@ def _richest(s: HandState, seat: int, st: _Staging) -> _Richest | None:
             return None
         fixed.append((rank, added, least, most))
         points += total * values[rank] + jokers * values[JOKER] + deuces * values[DEUCE]
+        base_least += least
+        base_most += most
     if BLACK_THREE in counts:
         return None
     wild_row = counts.get(WILD_RANK)
@@ -405,9 +494,8 @@ def _richest(s: HandState, seat: int, st: _Staging) -> _Richest | None:
     best_value = values[JOKER] if jokers_first else values[DEUCE]
     other_value = values[DEUCE] if jokers_first else values[JOKER]
     best_count = st.jokers if jokers_first else st.deuces
-    pairs.sort(key=lambda p: -p[1])
-    base_least = sum(f[2] for f in fixed)
-    base_most = sum(f[3] for f in fixed)
+    if len(pairs) > 1:
+        pairs.sort(key=lambda p: -p[1])
     if wild_row is not None and wild_meld is not None:
         base_least += wild_meld[0]
         base_most += wild_meld[1]
@@ -458,7 +546,9 @@ def _richest(s: HandState, seat: int, st: _Staging) -> _Richest | None:
             additions[rank] = (naturals, count - better, better)
         mosts[rank] = most
         slack[rank] = extra
-    laid_pairs = sorted((p[1], additions[p[0]][1] + additions[p[0]][2], p[0]) for p in pairs[:taken])
+    laid_pairs = (
+        sorted((p[1], additions[p[0]][1] + additions[p[0]][2], p[0]) for p in pairs[:taken]) if taken else []
+    )
     return _Richest(additions, total, left == 0, left, mosts, slack, laid_pairs)
 
 

@@ -174,15 +174,16 @@ def _stage_candidates(s: HandState, seat: int, mode: int) -> list[int]:
 def _leading_somewhere(s: HandState, seat: int, mode: int, candidates: list[int]) -> list[int]:
     """The ``candidates`` (stage ids) after which the staging can still be completed (``completion``), or,
     under ``opening_scope = "turn"``, every Hand card staged, which picks up the Foot."""
-    pool = s.unstaged_cards(seat)
     top = s.pile[-1] if s.pile else -1
     if mode == BLACK_THREES:
+        pool = s.unstaged_cards(seat)
         return [
             mid for mid in candidates if _black_threes_complete(s, seat, move_for(pool, top, mid).groups[0])
         ]
     leads = leading_on(s, seat, candidates)
     if not picks_up_foot_possible(s, seat):
         return [mid for mid, lead in zip(candidates, leads, strict=True) if lead]
+    pool = s.unstaged_cards(seat)
     return [
         mid
         for mid, lead in zip(candidates, leads, strict=True)
