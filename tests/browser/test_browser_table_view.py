@@ -164,13 +164,30 @@ SEATS_TIDY_JS = """
 """
 
 
+# Every seat's name reads whole, in its seat box and over its melds: no ellipsis, nothing cut by its box.
+NAMES_WHOLE_JS = """
+() => [...document.querySelectorAll('.opponent .who .name, .meld-row .meld-owner')].flatMap((el) => {
+  const problems = [];
+  const cs = getComputedStyle(el);
+  if (cs.display !== 'inline' && (el.scrollWidth > el.clientWidth || el.scrollHeight > el.clientHeight))
+    problems.push('cut short');
+  const r = el.getBoundingClientRect();
+  const b = el.closest('.opponent, .meld-row').getBoundingClientRect();
+  if (!(r.width > 0) || r.left < b.left - 0.5 || r.right > b.right + 0.5 || r.top < b.top - 0.5
+      || r.bottom > b.bottom + 0.5)
+    problems.push('runs out of its box');
+  return problems.map((p) => `"${el.textContent}": ${p}`);
+})
+"""
+
+
 @pytest.mark.parametrize(("players", "width", "height"), CASES, ids=[f"{p}p-{w}x{h}" for p, w, h in CASES])
 def test_every_seats_melds_in_view_mid_hand(
     mid_hand: tuple[str, dict[int, dict[int, int]]], browser: Browser, players: int, width: int, height: int
 ) -> None:
     """Mid-hand, with the welcome notice still showing, then after drawing with two cards selected (the
     dock at its fullest): every meld group of every seat is in full view, the other seats' boxes and badges
-    do not overlap, and the page does not scroll."""
+    do not overlap, every seat's name reads whole, and the page does not scroll."""
     url, melds = mid_hand
     phone = width < 500 or height < 500
     context = browser.new_context(
@@ -187,6 +204,7 @@ def test_every_seats_melds_in_view_mid_hand(
         page.get_by_test_id("notice").wait_for()
         assert_every_meld_seen(page, melds[players], name)
         assert page.evaluate(SEATS_TIDY_JS) == [], name
+        assert page.evaluate(NAMES_WHOLE_JS) == [], f"a seat's name is cut at {name}"
         sizes = page.evaluate(
             "() => { const d = document.documentElement;"
             " return [d.scrollHeight, innerHeight, d.scrollWidth, innerWidth]; }"
