@@ -22,7 +22,7 @@ def test_review_times_of_the_fixed_hands(capsys: pytest.CaptureFixture[str]) -> 
     hands = sorted(path.stem for path in bench_review.FIXTURES.glob("*.json"))
     assert [line.split(":")[0] for line in lines] == hands
     for line in lines:
-        figures = r"[\w-]+: \d+ decisions, \d+ judged on worlds, \d+\.\d s CPU, \d+\.\d s wall"
+        figures = r"[\w-]+: \d+ decisions, \d+ judged on worlds, \d+ mistakes, \d+\.\d s CPU, \d+\.\d s wall"
         assert re.fullmatch(figures, line), line
 
 
